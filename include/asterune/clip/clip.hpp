@@ -1,0 +1,31 @@
+// Clip: keyframed animation tracks keyed by joint name (SPEC P2). A track targets a joint by its
+// child part name ("LeftHand") or a parent-qualified name ("LeftLowerArm/LeftHand") for rigs;
+// by joint name for source skeletons (BVH, glTF). Plain data, built by importers or by hand.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+namespace asterune {
+
+/// One joint's keys. Rotation and translation keys have their own times (ascending, seconds).
+/// Either channel may be empty: the sampler then uses the binding's default for that joint
+/// (identity for a rig's motor transform T, the rest local transform for a source skeleton).
+struct ClipTrack {
+  std::string name;
+  std::vector<float> rotation_times;
+  std::vector<glm::quat> rotations;
+  std::vector<float> translation_times;
+  std::vector<glm::vec3> translations;
+};
+
+struct Clip {
+  std::string name;
+  float duration = 0.0f;  // seconds; sampling wraps or clamps to [0, duration]
+  std::vector<ClipTrack> tracks;
+};
+
+}  // namespace asterune

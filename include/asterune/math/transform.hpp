@@ -1,0 +1,79 @@
+// Rigid transforms ("CFrames"): rotation + position, no scale. This is the one placement type
+// used everywhere in asterune: part placements, attachment frames C0/C1, the animated joint
+// transform T. Conventions (SPEC R0): right-handed, +Y up, characters face -Z, studs.
+// `a * b` composes (b expressed in a's frame); `a * p` maps a point.
+#pragma once
+
+#include <array>
+#include <optional>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "asterune/math/result.hpp"
+
+namespace asterune {
+
+/// A rigid placement: x' = rotation * x + position. `rotation` is kept unit length.
+struct Transform {
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};  // glm order: w, x, y, z
+  glm::vec3 position{0.0f};
+
+  static Transform identity() { return {}; }
+  static Transform from_position(const glm::vec3& p) { return {glm::quat(1.0f, 0.0f, 0.0f, 0.0f), p}; }
+  static Transform from_rotation(const glm::quat& q) { return {q, glm::vec3(0.0f)}; }
+};
+
+/// Composition a * b: b expressed in a's frame. Associative; identity is neutral.
+Transform compose(const Transform& a, const Transform& b);
+inline Transform operator*(const Transform& a, const Transform& b) { return compose(a, b); }
+
+/// The inverse placement: inverse(t) * t == identity (to float precision).
+Transform inverse(const Transform& t);
+
+/// t * p for a point (rotation then translation).
+glm::vec3 transform_point(const Transform& t, const glm::vec3& p);
+/// Rotation only, for directions and offsets.
+glm::vec3 transform_vector(const Transform& t, const glm::vec3& v);
+/// inverse(t) * p without building the inverse.
+glm::vec3 inverse_transform_point(const Transform& t, const glm::vec3& p);
+
+/// Shortest-path slerp of rotation and lerp of position; alpha 0 gives a, 1 gives b.
+/// alpha is not clamped (callers pass weights in [0, 1]).
+Transform interpolate(const Transform& a, const Transform& b, float alpha);
+/// Shortest-path slerp that stays exact at alpha 0 and 1 and never returns NaN for unit inputs.
+glm::quat slerp_shortest(const glm::quat& a, const glm::quat& b, float alpha);
+
+/// True when every component is finite (no NaN, no infinity).
+bool is_finite(const Transform& t);
+bool is_finite(const glm::vec3& v);
+bool is_finite(const glm::quat& q);
+
+/// Roblox CFrame:GetComponents() order: x, y, z, R00, R01, R02, R10, R11, R12, R20, R21, R22.
+/// The rotation is row-major, its columns are the local X/Y/Z axes, and cf * v = R v + p.
+using CFrameComponents = std::array<float, 12>;
+
+CFrameComponents to_cframe(const Transform& t);
+/// Fails (with the reason) on nonfinite values or a matrix that is not a rotation within
+/// `tolerance` (orthonormal columns, determinant +1).
+Result<Transform> from_cframe(const CFrameComponents& c, float tolerance = 1e-3f);
+
+/// Column-major rotation matrix (glm convention: m[column][row]) to a unit quaternion.
+/// Fails on nonfinite values, non-orthonormal columns or a reflection (det < 0).
+Result<glm::quat> rotation_from_matrix(const glm::mat3& m, float tolerance = 1e-3f);
+glm::mat3 rotation_matrix(const glm::quat& q);
+
+/// Normalizes q; returns nullopt for a zero-length or nonfinite quaternion.
+std::optional<glm::quat> normalized_rotation(const glm::quat& q);
+
+/// Rotation taking unit vector `from` onto unit vector `to` by the shortest arc. For opposite
+/// vectors it turns 180 degrees about an axis orthogonal to `from`.
+glm::quat rotation_between(const glm::vec3& from, const glm::vec3& to);
+
+/// Any unit vector orthogonal to the unit vector v (deterministic).
+glm::vec3 any_orthogonal(const glm::vec3& v);
+
+/// Angle of rotation of q in radians, in [0, pi].
+float rotation_angle(const glm::quat& q);
+
+}  // namespace asterune

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages asterune-rig needs, if any are missing.
+# As root it runs apt-get; otherwise it prints the exact command and stops.
+set -euo pipefail
+packages=(g++ make cmake libglm-dev catch2 nlohmann-json3-dev libpugixml-dev libcli11-dev
+          libbenchmark-dev libtinygltf-dev libstb-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -eq 0 ]; then
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "missing packages; run as root:" >&2
+  echo "  sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi

@@ -1,0 +1,311 @@
+#include "asterune/rig/rig.hpp"
+
+#include <cmath>
+#include <unordered_map>
+
+namespace asterune {
+namespace {
+
+// FNV-1a: simple, stable across platforms and runs (std::hash is not).
+struct Hasher {
+  std::uint64_t h = 1469598103934665603ull;
+  void bytes(const void* data, size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < n; ++i) {
+      h ^= p[i];
+      h *= 1099511628211ull;
+    }
+  }
+  void str(const std::string& s) {
+    const std::uint64_t n = s.size();
+    bytes(&n, sizeof n);
+    bytes(s.data(), s.size());
+  }
+  void integer(std::int64_t v) { bytes(&v, sizeof v); }
+  // Quantized to 1e-5 so that values that print the same hash the same; -0 equals +0.
+  void real(float v) { integer(static_cast<std::int64_t>(std::llround(static_cast<double>(v) * 1e5))); }
+  void transform(const Transform& t) {
+    glm::quat q = t.rotation;
+    if (q.w < 0.0f) q = -q;  // q and -q are the same rotation
+    real(q.w), real(q.x), real(q.y), real(q.z);
+    real(t.position.x), real(t.position.y), real(t.position.z);
+  }
+};
+
+}  // namespace
+
+const char* to_string(DropReason reason) {
+  switch (reason) {
+    case DropReason::kDisabled: return "disabled";
+    case DropReason::kMissingPart: return "missing part";
+    case DropReason::kDuplicateChild: return "second joint placing the same child";
+    case DropReason::kCycle: return "cycle";
+    case DropReason::kSelfJoint: return "joins a part to itself";
+  }
+  return "unknown";
+}
+
+int Rig::find_part_by_id(std::string_view id) const {
+  for (int p = 0; p < part_count(); ++p)
+    if (parts_[static_cast<size_t>(p)].id == id) return p;
+  return -1;
+}
+
+JointLookup Rig::find_joint(std::string_view name) const {
+  JointLookup out;
+  std::vector<int> hits;
+  for (int j = 0; j < joint_count(); ++j)
+    if (child_name(j) == name) hits.push_back(j);
+  if (hits.empty()) {
+    // Parent-qualified form "Parent/Child"; split at the last '/' so names may contain '/'.
+    const size_t slash = name.rfind('/');
+    if (slash != std::string_view::npos) {
+      const std::string_view parent = name.substr(0, slash);
+      const std::string_view child = name.substr(slash + 1);
+      for (int j = 0; j < joint_count(); ++j)
+        if (child_name(j) == child && parent_name(j) == parent) hits.push_back(j);
+    }
+  }
+  if (hits.size() == 1) {
+    out.index = hits[0];
+    out.status = LookupStatus::kFound;
+    return out;
+  }
+  if (hits.empty()) {
+    out.status = LookupStatus::kNotFound;
+    out.message = "no joint has a child part named '" + std::string(name) + "'";
+    return out;
+  }
+  out.status = LookupStatus::kAmbiguous;
+  out.message = "'" + std::string(name) + "' names the child of " + std::to_string(hits.size()) +
+                " joints; use a parent-qualified name:";
+  for (int j : hits) out.message += " '" + parent_name(j) + "/" + child_name(j) + "'";
+  return out;
+}
+
+JointLookup Rig::find_joint_by_joint_name(std::string_view name) const {
+  JointLookup out;
+  int count = 0;
+  for (int j = 0; j < joint_count(); ++j) {
+    if (joint_name(j) == name) {
+      out.index = j;
+      ++count;
+    }
+  }
+  if (count == 1) {
+    out.status = LookupStatus::kFound;
+  } else if (count == 0) {
+    out.index = -1;
+    out.message = "no joint is named '" + std::string(name) + "'";
+  } else {
+    out.index = -1;
+    out.status = LookupStatus::kAmbiguous;
+    out.message = std::to_string(count) + " joints are named '" + std::string(name) + "'";
+  }
+  return out;
+}
+
+Result<Rig> build_rig(const RigDesc& desc) {
+  const std::string rig_label = "rig '" + desc.name + "'";
+  if (desc.parts.empty()) return make_error(rig_label + ": has no parts");
+
+  std::unordered_map<std::string, int> part_index;
+  for (size_t p = 0; p < desc.parts.size(); ++p) {
+    const PartDesc& part = desc.parts[p];
+    if (part.id.empty()) return make_error(rig_label + ": part #" + std::to_string(p) + " has an empty id");
+    if (!part_index.emplace(part.id, static_cast<int>(p)).second)
+      return make_error(rig_label + ": duplicate part id '" + part.id + "'");
+    if (part.placement && !is_finite(*part.placement))
+      return make_error(rig_label + ": part '" + part.id + "' has a nonfinite placement");
+    if (!is_finite(part.size)) return make_error(rig_label + ": part '" + part.id + "' has a nonfinite size");
+  }
+
+  Rig rig;
+  rig.name_ = desc.name;
+  rig.parts_ = desc.parts;
+  rig.roles_ = desc.roles;
+  const int part_count = static_cast<int>(desc.parts.size());
+
+  // 1. Keep enabled joints between two existing, distinct parts; first joint per child wins.
+  struct Kept {
+    size_t desc_index;
+    int p0, p1;
+  };
+  std::vector<Kept> kept;
+  std::vector<int> placing_joint(static_cast<size_t>(part_count), -1);  // index into kept
+  for (size_t i = 0; i < desc.joints.size(); ++i) {
+    const JointDesc& jd = desc.joints[i];
+    if (!is_finite(jd.c0) || !is_finite(jd.c1))
+      return make_error(rig_label + ": joint '" + jd.name + "' has a nonfinite attachment frame (C0 or C1)");
+    if (!jd.enabled) {
+      rig.dropped_.push_back({jd.name, DropReason::kDisabled, "joint is disabled"});
+      continue;
+    }
+    auto it0 = part_index.find(jd.part0);
+    auto it1 = part_index.find(jd.part1);
+    if (it0 == part_index.end() || it1 == part_index.end()) {
+      const std::string& missing = it0 == part_index.end() ? jd.part0 : jd.part1;
+      rig.dropped_.push_back({jd.name, DropReason::kMissingPart,
+                              (it0 == part_index.end() ? "part0 '" : "part1 '") + missing + "' is not a part of the rig"});
+      continue;
+    }
+    if (it0->second == it1->second) {
+      rig.dropped_.push_back({jd.name, DropReason::kSelfJoint, "part0 and part1 are both '" + jd.part0 + "'"});
+      continue;
+    }
+    const int previous = placing_joint[static_cast<size_t>(it1->second)];
+    if (previous >= 0) {
+      rig.dropped_.push_back({jd.name, DropReason::kDuplicateChild,
+                              "part '" + jd.part1 + "' is already placed by joint '" +
+                                  desc.joints[kept[static_cast<size_t>(previous)].desc_index].name + "'"});
+      continue;
+    }
+    placing_joint[static_cast<size_t>(it1->second)] = static_cast<int>(kept.size());
+    kept.push_back({i, it0->second, it1->second});
+  }
+
+  // 2. Drop joints on a cycle: walking part0 upwards returns to the starting joint.
+  std::vector<unsigned char> on_cycle(kept.size(), 0);
+  for (size_t k = 0; k < kept.size(); ++k) {
+    int cur = placing_joint[static_cast<size_t>(kept[k].p0)];
+    for (size_t steps = 0; cur >= 0 && steps <= kept.size(); ++steps) {
+      if (static_cast<size_t>(cur) == k) {
+        on_cycle[k] = 1;
+        break;
+      }
+      cur = placing_joint[static_cast<size_t>(kept[static_cast<size_t>(cur)].p0)];
+    }
+  }
+  for (size_t k = 0; k < kept.size(); ++k) {
+    if (!on_cycle[k]) continue;
+    const JointDesc& jd = desc.joints[kept[k].desc_index];
+    rig.dropped_.push_back({jd.name, DropReason::kCycle,
+                            "following part0 upwards from '" + jd.part1 + "' returns to it"});
+    placing_joint[static_cast<size_t>(kept[k].p1)] = -1;
+  }
+
+  // Children of each part, in description order.
+  std::vector<std::vector<int>> children(static_cast<size_t>(part_count));
+  for (size_t k = 0; k < kept.size(); ++k)
+    if (!on_cycle[k]) children[static_cast<size_t>(kept[k].p0)].push_back(static_cast<int>(k));
+
+  auto count_reachable = [&](int part) {
+    int count = 0;
+    std::vector<int> stack{part};
+    while (!stack.empty()) {
+      const int p = stack.back();
+      stack.pop_back();
+      for (int k : children[static_cast<size_t>(p)]) {
+        ++count;
+        stack.push_back(kept[static_cast<size_t>(k)].p1);
+      }
+    }
+    return count;
+  };
+
+  // 3. Root (SPEC R5).
+  int root = -1;
+  if (!desc.root.empty()) {
+    auto it = part_index.find(desc.root);
+    if (it == part_index.end()) return make_error(rig_label + ": root '" + desc.root + "' is not a part of the rig");
+    root = it->second;
+    const int placer = placing_joint[static_cast<size_t>(root)];
+    if (placer >= 0)
+      return make_error(rig_label + ": root '" + desc.root + "' is the child of joint '" +
+                        desc.joints[kept[static_cast<size_t>(placer)].desc_index].name +
+                        "'; the root must be a part no joint places");
+  } else {
+    int best_count = -1;
+    for (int p = 0; p < part_count; ++p) {
+      if (placing_joint[static_cast<size_t>(p)] >= 0) continue;
+      const int count = count_reachable(p);
+      const bool better = count > best_count ||
+                          (count == best_count && desc.parts[static_cast<size_t>(p)].name == "HumanoidRootPart" &&
+                           desc.parts[static_cast<size_t>(root)].name != "HumanoidRootPart");
+      if (better) {
+        best_count = count;
+        root = p;
+      }
+    }
+    if (root < 0) root = 0;  // unreachable: some part is always no kept joint's child
+  }
+  rig.root_part_ = root;
+
+  // 4. Depth-first pre-order layout from the root, then disconnected subtrees.
+  rig.joint_of_part_.assign(static_cast<size_t>(part_count), -1);
+  std::vector<int> layout_kept;  // kept index per layout slot
+  std::vector<unsigned char> connected;
+  auto lay_out_from = [&](int top_part, bool is_connected) {
+    // Explicit stack; children pushed in reverse so they come out in description order.
+    std::vector<int> stack;
+    const auto& top_children = children[static_cast<size_t>(top_part)];
+    for (auto it = top_children.rbegin(); it != top_children.rend(); ++it) stack.push_back(*it);
+    while (!stack.empty()) {
+      const int k = stack.back();
+      stack.pop_back();
+      rig.joint_of_part_[static_cast<size_t>(kept[static_cast<size_t>(k)].p1)] = static_cast<int>(layout_kept.size());
+      layout_kept.push_back(k);
+      connected.push_back(is_connected ? 1 : 0);
+      const auto& ch = children[static_cast<size_t>(kept[static_cast<size_t>(k)].p1)];
+      for (auto it = ch.rbegin(); it != ch.rend(); ++it) stack.push_back(*it);
+    }
+  };
+  lay_out_from(root, true);
+  for (int p = 0; p < part_count; ++p) {
+    if (p == root || placing_joint[static_cast<size_t>(p)] >= 0) continue;
+    lay_out_from(p, false);
+  }
+
+  const size_t n = layout_kept.size();
+  rig.joint_names_.resize(n);
+  rig.parents_.resize(n);
+  rig.subtree_end_.resize(n);
+  rig.c0_.resize(n);
+  rig.c1_.resize(n);
+  rig.part0_.resize(n);
+  rig.part1_.resize(n);
+  rig.anchor_.resize(n);
+  rig.connected_ = connected;
+  const std::optional<Transform>& root_rest = desc.parts[static_cast<size_t>(root)].placement;
+  for (size_t j = 0; j < n; ++j) {
+    const Kept& k = kept[static_cast<size_t>(layout_kept[j])];
+    const JointDesc& jd = desc.joints[k.desc_index];
+    rig.joint_names_[j] = jd.name;
+    rig.part0_[j] = k.p0;
+    rig.part1_[j] = k.p1;
+    rig.c0_[j] = Transform{glm::normalize(jd.c0.rotation), jd.c0.position};
+    rig.c1_[j] = Transform{glm::normalize(jd.c1.rotation), jd.c1.position};
+    rig.parents_[j] = rig.joint_of_part_[static_cast<size_t>(k.p0)];
+    if (rig.parents_[j] < 0 && k.p0 != root) {
+      // SPEC R4: an unreached parent part sits at its rest placement relative to the root.
+      const std::optional<Transform>& rest = desc.parts[static_cast<size_t>(k.p0)].placement;
+      if (rest) rig.anchor_[j] = root_rest ? inverse(*root_rest) * *rest : *rest;
+    }
+  }
+  // Subtree ranges: in pre-order a joint's subtree ends where the next non-descendant starts.
+  for (size_t j = n; j-- > 0;) {
+    int end = static_cast<int>(j) + 1;
+    while (static_cast<size_t>(end) < n) {
+      int a = rig.parents_[static_cast<size_t>(end)];
+      while (a > static_cast<int>(j)) a = rig.parents_[static_cast<size_t>(a)];
+      if (a != static_cast<int>(j)) break;
+      end = rig.subtree_end_[static_cast<size_t>(end)];
+    }
+    rig.subtree_end_[j] = end;
+  }
+
+  Hasher h;
+  h.integer(static_cast<std::int64_t>(n));
+  for (size_t j = 0; j < n; ++j) {
+    h.str(rig.joint_names_[j]);
+    h.str(rig.parts_[static_cast<size_t>(rig.part0_[j])].name);
+    h.str(rig.parts_[static_cast<size_t>(rig.part1_[j])].name);
+    h.integer(rig.parents_[j]);
+    h.transform(rig.c0_[j]);
+    h.transform(rig.c1_[j]);
+  }
+  rig.signature_ = h.h;
+  return rig;
+}
+
+}  // namespace asterune
