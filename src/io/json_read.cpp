@@ -36,6 +36,11 @@ Json parse_json(std::string_view text) {
     const size_t colon = what.find(": ");
     if (colon != std::string::npos) what = what.substr(colon + 2);
     fail("line " + std::to_string(line) + ", column " + std::to_string(col), "invalid JSON: " + what);
+  } catch (const Json::exception& e) {  // e.g. out_of_range.406: a number too large for a double
+    std::string what = e.what();
+    const size_t bracket = what.find("] ");
+    if (bracket != std::string::npos) what = what.substr(bracket + 2);
+    fail("", "invalid JSON: " + what);
   }
 }
 
