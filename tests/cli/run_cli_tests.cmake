@@ -180,6 +180,15 @@ if(NOT n EQUAL 7)
   fail("csv for builtin:r6: expected a header and 6 rows, got ${n} lines")
 endif()
 
+# ---- the table's Euler angles: R = Rx(30) * Ry(20) * Rz(10) as a quaternion (hand-derived
+# product qx * qy * qz) must print as (30.0, 20.0, 10.0); the coverage column shows 1.00.
+file(WRITE "${TMP}/euler.pose.json"
+     "{\"format\": \"asterune.pose/1\", \"joints\": {\"Head\": {\"rotation\": [0.9437144, 0.2685358, 0.1448781, 0.1276794]}}}")
+expect_ok(--pose "${TMP}/euler.pose.json")
+if(NOT OUT MATCHES "Neck +Head +Waist +1\\.00 .*\\(  30\\.0,   20\\.0,   10\\.0\\)")
+  fail("Euler XYZ of Rx(30)Ry(20)Rz(10) not printed as (30.0, 20.0, 10.0):\n${OUT}")
+endif()
+
 # ---- the example files run --------------------------------------------------------------
 expect_ok(examples/basic.scene.json --format json)
 string(JSON rig GET "${OUT}" rig)
