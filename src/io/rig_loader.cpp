@@ -45,3 +45,13 @@ Result<Rig> load_rig(std::string_view spec) {
 }
 
 }  // namespace asterune::io
+
+namespace asterune::io {
+
+Transform default_root_placement(const Rig& rig) {
+  if (rig.root_part() < 0) return Transform::identity();
+  const auto& placement = rig.part(rig.root_part()).placement;
+  return placement ? *placement : Transform::identity();
+}
+
+}  // namespace asterune::io

@@ -23,3 +23,11 @@ Result<RigDesc> load_rig_desc(std::string_view spec);
 Result<Rig> load_rig(std::string_view spec);
 
 }  // namespace asterune::io
+
+namespace asterune::io {
+
+/// Where to put the root part when nothing says otherwise: its rest placement from the rig
+/// description when it has one (the built-in rigs: HumanoidRootPart at (0, 3, 0)), else identity.
+Transform default_root_placement(const Rig& rig);
+
+}  // namespace asterune::io
