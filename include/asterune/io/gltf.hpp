@@ -2,8 +2,9 @@
 // file's animations as Clips keyed by joint name, for retargeting onto rigs. Uses tinygltf.
 //
 // Conventions (see docs/clips.md):
-//   - Joints are ordered parents-first (depth-first over the node tree, children in file
-//     order); a joint's parent is its nearest ancestor node that is also a joint of the skin.
+//   - Joints keep the skin's order, except that a joint listed before its parent is moved
+//     after it (parents first); joint_nodes maps back to glTF nodes. A joint's parent is its
+//     nearest ancestor node that is also a joint of the skin.
 //   - rest_local = the node's own TRS/matrix (scale is dropped). The transforms of non-joint
 //     nodes between a joint and its joint-parent (or the scene root), e.g. CesiumMan's "Z_UP"
 //     and "Armature", are folded into that joint's rest and keys, so skeleton space is the
