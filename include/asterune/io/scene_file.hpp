@@ -15,6 +15,7 @@
 
 #include "asterune/math/result.hpp"
 #include "asterune/math/transform.hpp"
+#include "asterune/io/scene_animation.hpp"
 
 namespace asterune::io {
 
@@ -29,6 +30,7 @@ struct SceneDesc {
   std::optional<std::filesystem::path> pose;   // asterune.pose/1 file, resolved like `rig`
   int frames = 1;                              // number of frames to run, >= 1
   float dt = 1.0f / 60.0f;                     // seconds per frame, > 0
+  std::optional<SceneAnimation> animation;     // the "animation" block (scene_animation.hpp)
 };
 
 /// Parses `asterune.scene/1` text; relative paths are resolved against the folder of
