@@ -3,6 +3,7 @@
 // source rest-axis independence on the real skeleton.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "asterune/clip/binding.hpp"
@@ -226,4 +227,46 @@ TEST_CASE("auto mapping of the CMU skeletons onto R15", "[retarget][reference][r
   const RetargetPlan plan2 = plan_retarget(max.bvh.skeleton, rmax.value(), rig, rt.value());
   CHECK(source_of(plan2, "UpperTorso") == "Chest2");
   CHECK(source_of(plan2, "LeftLowerArm") == "LeftElbow");
+}
+
+TEST_CASE("retargeted CMU feet stand on the R15's ground (auto scale, ground reference)", "[retarget][reference]") {
+  // SPEC RT6: with rest_on_ground and the leg-length scale, the R15 (root part at (0, 3, 0), soles
+  // at y = 0 at rest) keeps its supporting foot near y = 0. Reference: the ground of the CMU
+  // capture volume is y = 0, which the source's feet touch while standing.
+  const Rig rig = r15();
+  const Transform root = Transform::from_position({0, 3, 0});
+  for (const char* file : {"cmu_49_04_run_leap.bvh", "cmu_01_01_jumps_first900.bvh", "cmu_131_01_start_walk_stop.bvh"}) {
+    Loaded src = load(file);
+    AutoProfileOptions opt;
+    opt.auto_scale = true;
+    opt.rest_on_ground = true;
+    auto binding = build_retarget_binding(src.bvh.skeleton, rig, make_auto_profile(src.bvh.skeleton, rig, opt).value());
+    REQUIRE(binding.ok());
+    const size_t ns = static_cast<size_t>(src.bvh.skeleton.joint_count()), nt = static_cast<size_t>(rig.joint_count());
+    std::vector<Transform> sl(ns), local(nt), world(nt);
+    std::vector<float> sc(ns), cov(nt);
+    RetargetContext ctx = make_retarget_context(binding.value());
+    std::vector<float> lowest;
+    const int feet[] = {rig.find_joint("LeftFoot").index, rig.find_joint("RightFoot").index};
+    for (float t : src.bvh.clip.tracks[0].rotation_times) {
+      sample_clip(src.bvh.clip, src.binding, t, WrapMode::kClamp, sl, sc);
+      REQUIRE(sample_retarget(binding.value(), rig, sl, sc, ctx, local, cov).ok);
+      evaluate_world(rig, root, local, world);
+      float low = 1e9f;
+      for (int f : feet) {
+        const glm::vec3 half = 0.5f * rig.part(rig.part1()[static_cast<size_t>(f)]).size;
+        for (int c = 0; c < 8; ++c) {
+          const glm::vec3 corner((c & 1) ? half.x : -half.x, (c & 2) ? half.y : -half.y, (c & 4) ? half.z : -half.z);
+          low = std::min(low, transform_point(world[static_cast<size_t>(f)], corner).y);
+        }
+      }
+      lowest.push_back(low);
+    }
+    std::sort(lowest.begin(), lowest.end());
+    const float median = lowest[lowest.size() / 2];
+    std::printf("lowest R15 foot corner %-34s min %.3f, median %.3f, max %.3f studs (R15 leg 2.0 studs)\n", file,
+                static_cast<double>(lowest.front()), static_cast<double>(median), static_cast<double>(lowest.back()));
+    CHECK(std::fabs(median) < 0.3f);
+    CHECK(lowest.front() > -0.5f);
+  }
 }
