@@ -126,7 +126,7 @@ TEST_CASE(".rbxmx import reads motors, C0/C1, sizes and names as saved") {
   }
 }
 
-TEST_CASE("DummyWithConstraints: disabled constraints are not motors; all 15 Motor6Ds import") {
+TEST_CASE("DummyWithConstraints imports all 15 Motor6Ds and ignores its disabled constraints") {
   Result<RigDesc> desc = io::read_rbxmx_file(data_path("roblox/ccdik_DummyWithConstraints.rbxmx"));
   REQUIRE(desc);
   CHECK(desc.value().joints.size() == 15);
