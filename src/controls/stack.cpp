@@ -165,10 +165,10 @@ void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, Pose& p
   const float tau = s.desc.smooth_time;
   if (!s.has_smoothed || !(tau > 0.0f) || !std::isfinite(tau)) {
     s.smoothed = raw;
-  } else if (std::isfinite(frame.dt) && frame.dt > 0.0f) {
+  } else if (frame.dt > 0.0f) {  // false for NaN; +infinity converges (response 1)
     const float response = 1.0f - std::exp(-frame.dt / tau);
     s.smoothed = response >= 1.0f ? raw : s.smoothed + response * (raw - s.smoothed);
-  }  // dt <= 0 or nonfinite: the smoothed target holds still
+  }  // dt <= 0 or NaN: the smoothed target holds still
   s.has_smoothed = true;
   const glm::vec3 target = s.smoothed;
   rep.target = target;

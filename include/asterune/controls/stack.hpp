@@ -34,7 +34,8 @@ class Rig;
 /// Per-frame inputs of a stack update.
 struct StackFrame {
   Transform root;       // world placement of the rig's root part (read, never written)
-  float dt = 0.0f;      // seconds since the previous update; <= 0 or nonfinite: smoothing holds still
+  float dt = 0.0f;      // seconds since the previous update; <= 0 or NaN: smoothing holds still;
+                        // huge or +inf: the smoothed target jumps to the target
   float time = 0.0f;    // scene time in seconds, for path targets
 };
 
