@@ -36,7 +36,7 @@ constexpr float kDemoDt = 1.0f / 60.0f;
 
 cli::Run make_run(const Options& opt) {
   if (!opt.clip.empty())
-    throw CliError("--clip is not available yet in this version (clips arrive with the retarget module)");
+    throw CliError("--clip is not available yet in asterune-solve (clip playback through the retarget module is not wired into the CLI)");
 
   io::SceneDesc scene;
   const bool demo = opt.scene.empty() && opt.rig.empty() && opt.pose.empty();
