@@ -3,7 +3,7 @@
 #include <fstream>
 #include <map>
 
-#include "json_read.hpp"
+#include "rig_document.hpp"
 
 namespace asterune::io {
 namespace detail {

@@ -1,0 +1,78 @@
+// Control descriptions and per-frame reports: the plain data a ControlStack is built from
+// (SPEC CS1-CS8). A control is one of a small closed set of kinds (IK, look-at) held in a
+// std::variant; there is no class hierarchy. Descriptions are setup-time data (they own
+// strings and vectors); the stack binds them to a rig once and then runs allocation-free.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "asterune/controls/target.hpp"
+
+namespace asterune {
+
+/// Which IK solver a control uses (SPEC IK2). kAuto: 1 segment aims, 2 segments use the
+/// analytic two-bone solver, longer chains FABRIK.
+enum class IkSolver { kAuto, kTwoBone, kFabrik, kCcd };
+
+/// An IK control (SPEC IK1, IK2, IK5, IK7): moves a point fixed in the `end` part toward the
+/// target by turning the joints from the one placing `chain_root` down to the one placing `end`.
+struct IkSettings {
+  std::string chain_root;          // part name: its joint is the first joint of the chain
+  std::string end;                 // part name: its joint is the last joint; must descend from chain_root
+  glm::vec3 end_offset{0.0f};      // the reaching point, in the end part's frame
+  std::optional<Target> pole;      // bend-plane hint (a world point, or a point on a part)
+  IkSolver solver = IkSolver::kAuto;
+  bool position_goal = true;       // false: orientation only (Roblox IKControl type Rotation)
+  std::optional<glm::quat> orientation_goal;  // world rotation for the end part, applied after the solve (IK7)
+};
+
+/// A look-at control (SPEC LA1-LA3): turns the joints from the one placing `chain_root` down
+/// to the one placing `end` so that the end part's `forward` axis points at the target.
+struct LookAtSettings {
+  std::string chain_root;
+  std::string end;
+  glm::vec3 forward{0.0f, 0.0f, -1.0f};  // facing axis in the end part's frame (R0: -Z)
+  float yaw_limit_deg = 80.0f;           // relative to the end part's rest facing
+  float pitch_limit_deg = 60.0f;
+  std::vector<float> joint_weights;      // empty: even spread (joint k takes 1/(n-k) of what remains)
+};
+
+/// One control of a stack.
+struct ControlDesc {
+  std::string name;
+  int priority = 0;          // ascending; ties keep insertion order (CS1)
+  float weight = 1.0f;       // blend weight in [0, 1]; <= 0 or nonfinite: the control does not run
+  float smooth_time = 0.0f;  // seconds; <= 0: no target smoothing (CS6)
+  bool enabled = true;
+  Target target;
+  std::variant<IkSettings, LookAtSettings> settings;
+};
+
+/// Why a control did or did not change the pose this frame.
+enum class ControlStatus {
+  kNotRun,      // update() has not reached it yet
+  kSolved,      // the solver ran and its candidate was blended in
+  kDisabled,    // enabled == false
+  kZeroWeight,  // weight <= 0 or nonfinite
+  kBadTarget,   // the target (or the root placement) was nonfinite: nothing changed
+};
+
+const char* to_string(ControlStatus status);
+
+/// Per-control outcome of the last update(), measured on the pose AFTER its blend.
+struct ControlReport {
+  ControlStatus status = ControlStatus::kNotRun;
+  bool reached = false;  // IK: residual <= 0.001 studs; look-at: within 1e-3 rad and not limited
+  bool clamped = false;  // look-at: a yaw/pitch limit cut the turn
+  float residual = 0.0f; // IK: studs from the endpoint to the target; look-at: radians of gaze error
+  int changed_joints = 0;      // joints whose transform this control changed
+  glm::vec3 target{0.0f};      // the (smoothed) world target used this frame
+};
+
+}  // namespace asterune

@@ -1,0 +1,95 @@
+// ControlStack: the per-character, caller-owned list of procedural controls that runs after
+// the clip/retarget pose is composed (SPEC CS1-CS8). Built once at setup (allocates there,
+// fails with a message); update() then runs every frame without allocating or throwing:
+//
+//   evaluate world from (root, pose)
+//   for each enabled control with weight > 0, by ascending priority (ties: insertion order):
+//       target  = evaluate (static / path / part-relative, from the CURRENT world pose)
+//       target' = smoothed target  (response 1 - exp(-dt / smooth_time), before the solve)
+//       candidate local T per chain joint = solver(current pose)
+//       per changed joint: T = slerp/lerp(T, candidate, weight); coverage = max(coverage, weight)
+//       re-evaluate the world of the changed subtree only
+//       report (reached, residual) measured on the blended pose
+//
+// The stack writes motor transforms only; it never moves the root (CS8).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "asterune/controls/control.hpp"
+#include "asterune/controls/ik.hpp"
+#include "asterune/controls/look_at.hpp"
+#include "asterune/math/result.hpp"
+#include "asterune/math/transform.hpp"
+#include "asterune/rig/pose.hpp"
+
+namespace asterune {
+
+class Rig;
+
+/// Per-frame inputs of a stack update.
+struct StackFrame {
+  Transform root;       // world placement of the rig's root part (read, never written)
+  float dt = 0.0f;      // seconds since the previous update; <= 0 or NaN: smoothing holds still;
+                        // huge or +inf: the smoothed target jumps to the target
+  float time = 0.0f;    // scene time in seconds, for path targets
+};
+
+class ControlStack {
+ public:
+  ControlStack() = default;
+
+  /// Binds every description to `rig` (names, chains, solver choice, scratch). Fails on the
+  /// first bad control with a message naming it; nothing half-built is returned.
+  static Result<ControlStack> build(const Rig& rig, std::span<const ControlDesc> controls);
+
+  /// Adds one control at setup. On failure the stack is unchanged. Allocates.
+  Status add(const Rig& rig, const ControlDesc& control);
+
+  /// Runs the stack on `pose` in place (SPEC CS1-CS8). `world` is caller scratch of
+  /// rig.joint_count() entries; on return it holds the world placements of the final pose.
+  /// `rig` must be the rig the stack was built for (same signature) and `pose`/`world` must
+  /// match its joint count; otherwise, or with a nonfinite root, nothing is written and every
+  /// report says kNotRun. Allocation-free, no exceptions, deterministic.
+  void update(const Rig& rig, const StackFrame& frame, Pose& pose, std::span<Transform> world);
+
+  int size() const { return static_cast<int>(slots_.size()); }
+  /// Index of the control named `name`, or -1.
+  int find(std::string_view name) const;
+  const ControlDesc& desc(int i) const { return slots_[static_cast<size_t>(i)].desc; }
+  const ControlReport& report(int i) const { return slots_[static_cast<size_t>(i)].report; }
+
+  // --- per-frame edits (allocation-free) -----------------------------------------------
+  /// Disabling clears the control's retained state (CS7); enabling starts fresh.
+  void set_enabled(int i, bool enabled);
+  void set_weight(int i, float weight);
+  void set_priority(int i, int priority);
+  void set_smooth_time(int i, float seconds);
+  /// Makes the target a static world point (kept path keys are ignored, not freed).
+  void set_target_position(int i, const glm::vec3& world_point);
+  /// Forgets the control's smoothed target and solver history.
+  void reset(int i);
+
+ private:
+  struct Slot {
+    ControlDesc desc;
+    std::variant<IkControl, LookAtControl> bound;
+    std::vector<Transform> candidates;
+    bool has_smoothed = false;
+    glm::vec3 smoothed{0.0f};
+    ControlReport report;
+  };
+  static Result<Slot> bind(const Rig& rig, const ControlDesc& control);
+  void run(Slot& slot, const Rig& rig, const StackFrame& frame, Pose& pose, std::span<Transform> world);
+
+  std::vector<Slot> slots_;
+  std::vector<int> order_;
+  std::uint64_t rig_signature_ = 0;
+  int joint_count_ = 0;
+};
+
+}  // namespace asterune

@@ -1,0 +1,105 @@
+// Analytic two-bone IK (SPEC IK3, IK8): a pure function on three pivot positions and a target.
+// Law-of-cosines triangle, reach distance clamped just inside [|a-b|, a+b] (the limb is never
+// exactly straight or folded), optional C1 soft reach near full extension (no knee pop),
+// optional bounded stretch, pole-driven bend plane with continuity through the chain axis,
+// and world-space delta rotations ready to apply to the two joints. No rig, no state (the
+// caller feeds last frame's bend direction back in), no allocation, no exceptions.
+// Formulas and diagrams: docs/solvers.md.
+#pragma once
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "asterune/solvers/solve_report.hpp"
+
+namespace asterune {
+
+/// Tuning of one two-bone solve. Defaults: no soft reach, no stretch, 1e-3 stud tolerance.
+struct TwoBoneSettings {
+  /// Fraction s of the full reach L = a + b at which softening starts. Below s*L the distance
+  /// is used as is; above it follows s*L + (1-s)*L*(1 - exp(-(d - s*L) / ((1-s)*L))), whose
+  /// slope is 1 at the start (the bend angle stays C1) and which approaches L without reaching
+  /// it. s <= 0, s >= 1 or nonfinite turns soft reach off.
+  float soft_reach_start = 0.0f;
+  /// Extra length fraction the two segments may grow by near full reach (0.05 = up to 5 %
+  /// longer). Requires soft reach (it acts across the same band); 0 turns stretch off. Capped
+  /// at two_bone_stretch_ceiling(soft_reach_start) so the knee never bends MORE as the target
+  /// moves away. Both segments scale by the same factor k (reported in TwoBoneResult::stretch).
+  float max_stretch = 0.0f;
+  /// `reached` holds when |solved end - target| <= tolerance (studs).
+  float tolerance = 1e-3f;
+  /// Pole continuity (SPEC IK8): while tracking (previous_bend given), the bend direction
+  /// turns toward the pole by at most this angle (radians) per solve. A target sweeping
+  /// through the pole axis reverses the pole's side; this turns that reversal into a swing
+  /// over several frames instead of a flip. <= 0 or nonfinite = unlimited. Default 12 degrees.
+  float max_bend_turn = 0.2094395f;
+};
+
+/// The current pose and the goal. All points are world space (or any one common frame).
+struct TwoBoneInput {
+  glm::vec3 root{0.0f};    ///< pivot of the upper joint (hip / shoulder); never moves
+  glm::vec3 mid{0.0f};     ///< pivot of the lower joint (knee / elbow), current pose
+  glm::vec3 end{0.0f};     ///< the endpoint that should reach (ankle pivot or hand point), current pose
+  glm::vec3 target{0.0f};  ///< where `end` should go
+  /// Pole point: the bend (knee) points toward it. Used only when has_pole and the point is
+  /// finite and off the root->target axis; otherwise the bend direction is kept (see below).
+  glm::vec3 pole{0.0f};
+  bool has_pole = false;
+  /// Last frame's TwoBoneResult::bend_direction, for continuity. Zero (or nonfinite) = none:
+  /// the current pose's own bend (mid off the root->end line) is used instead.
+  glm::vec3 previous_bend{0.0f};
+};
+
+struct TwoBoneResult {
+  glm::vec3 mid{0.0f};  ///< solved lower-joint pivot
+  glm::vec3 end{0.0f};  ///< solved endpoint
+  /// Unit vector orthogonal to the solved root->end axis pointing from that axis toward the
+  /// solved mid pivot. Feed it back as TwoBoneInput::previous_bend next frame.
+  glm::vec3 bend_direction{0.0f};
+  /// World-space delta for the upper joint (about the root pivot):
+  ///   new world orientation of the upper part = delta_upper * old world orientation.
+  /// It turns the upper segment (mid - root) onto its solved direction AND the current bend
+  /// plane onto the solved bend plane, so a hinge knee keeps bending about its own axis. When
+  /// the current limb is straight (no plane) it is the shortest-arc rotation.
+  glm::quat delta_upper{1.0f, 0.0f, 0.0f, 0.0f};
+  /// World-space delta for the lower joint (about the SOLVED mid pivot), applied AFTER the
+  /// upper delta: new world orientation of the lower part = delta_lower * delta_upper * old.
+  /// It is the shortest arc from delta_upper * (end - mid) to (solved end - solved mid); with
+  /// a bent current pose it turns about the bend-plane normal only.
+  glm::quat delta_lower{1.0f, 0.0f, 0.0f, 0.0f};
+  /// Segment scale factor applied by stretch (1 = none). Solved segment lengths are k*a, k*b;
+  /// a caller that cannot scale bones should leave max_stretch at 0.
+  float stretch = 1.0f;
+  SolveReport report;
+};
+
+/// Solves the triangle root-mid-end so that `end` goes toward `target`.
+/// Segment lengths a = |mid-root|, b = |end-mid| come from the input pose. The requested
+/// distance d = |target-root| is softened (if enabled), stretched (if enabled) and clamped to
+/// [|a-b| + e, a + b - e] with e = 1e-4 * (a + b); the solved end lies on the root->target ray
+/// at that distance. Bend direction, in order of preference:
+///  1. the pole (its component orthogonal to the root->target axis) when usable. Without
+///     previous_bend it applies at once. With previous_bend (tracking) the carried bend turns
+///     toward it about the axis by w * angle, w = smoothstep(sine(pole, axis) / 0.5) (the pole
+///     loses authority within 30 degrees of the axis), at most settings.max_bend_turn per solve;
+///  2. the previous bend (else the current pose's bend) carried from the current root->end
+///     axis onto the new axis by the shortest arc;
+///  3. any direction orthogonal to the axis.
+/// Unusable input (nonfinite target or pivots): outputs equal the inputs, identity deltas,
+/// report {reached=false, residual=-1}. Zero-length segments: no change, report measured on
+/// the unchanged pose. A target at the root keeps the current root->end direction.
+TwoBoneResult solve_two_bone(const TwoBoneInput& input, const TwoBoneSettings& settings = {});
+
+/// The soft-reach curve alone: d for d <= s*L, else s*L + (1-s)*L*(1 - exp(-(d-s*L)/((1-s)*L))).
+/// Returns d unchanged when soft reach is off (s outside (0,1)) or L <= 0.
+float soft_reach_distance(float distance, float full_reach, float soft_reach_start);
+
+/// Largest stretch that keeps the knee straightening monotonically while the target recedes:
+/// (1-s) / (0.25 + 1.25 s) (exact; derivation in docs/solvers.md). 0 when soft reach is off.
+float two_bone_stretch_ceiling(float soft_reach_start);
+
+/// Stretch factor k(d) = 1 + m * smoothstep((d/L - s) / (1 - s)) with m = min(max_stretch,
+/// ceiling); exactly 1 at or below s*L, 1 + m at and beyond L. 1 when stretch or soft reach is off.
+float two_bone_stretch_factor(float distance, float full_reach, float soft_reach_start, float max_stretch);
+
+}  // namespace asterune

@@ -1,0 +1,162 @@
+// Chain helpers: solved points -> per-joint world deltas (SPEC IK5), and the private pieces
+// shared by FABRIK and CCD (see chain_internal.hpp).
+#include "asterune/solvers/chain.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "asterune/math/transform.hpp"
+#include "chain_internal.hpp"
+
+namespace asterune {
+
+namespace detail {
+
+bool finite3(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+bool chain_inputs_usable(std::span<const glm::vec3> points, const ChainGoal& goal,
+                         std::span<glm::vec3> points_out, std::span<glm::quat> deltas_out,
+                         const ChainLimits* limits, std::size_t min_segments) {
+  for (auto& d : deltas_out) d = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+  const std::size_t copy = std::min(points.size(), points_out.size());
+  for (std::size_t i = 0; i < copy; ++i) points_out[i] = points[i];
+  if (points.size() < min_segments + 1 || points_out.size() != points.size() ||
+      deltas_out.size() + 1 != points.size()) {
+    return false;
+  }
+  if (!finite3(goal.target)) return false;
+  for (const auto& p : points) {
+    if (!finite3(p)) return false;
+  }
+  if (limits != nullptr) {
+    const std::size_t n = deltas_out.size();
+    if (limits->orientations.size() != n || limits->rest_local.size() != n || limits->limits.size() != n) return false;
+    if (!is_finite(limits->root_parent) || !normalized_rotation(limits->root_parent)) return false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!normalized_rotation(limits->orientations[i]) || !normalized_rotation(limits->rest_local[i])) return false;
+    }
+  }
+  return true;
+}
+
+float segment_length(std::span<const glm::vec3> points, std::size_t i) { return glm::length(points[i + 1] - points[i]); }
+
+void lay_straight(std::span<const glm::vec3> points, const glm::vec3& target, std::span<glm::vec3> out) {
+  const glm::vec3 to = target - points[0];
+  const float len = glm::length(to);
+  glm::vec3 dir = len > kChainTiny ? to / len : glm::vec3(0.0f);
+  if (dir == glm::vec3(0.0f)) {
+    const glm::vec3 cur = points.back() - points[0];
+    const float cl = glm::length(cur);
+    dir = cl > kChainTiny ? cur / cl : glm::vec3(0.0f, 1.0f, 0.0f);
+  }
+  out[0] = points[0];
+  for (std::size_t i = 0; i + 1 < points.size(); ++i) out[i + 1] = out[i] + segment_length(points, i) * dir;
+}
+
+void apply_pole(std::span<glm::vec3> out, const glm::vec3& pole) {
+  for (std::size_t i = 1; i + 1 < out.size(); ++i) {
+    glm::vec3 ax = out[i + 1] - out[i - 1];
+    const float ax_len = glm::length(ax);
+    // A nearly folded bend (neighbours almost coincide) has no well-conditioned axis.
+    const float scale = glm::length(out[i] - out[i - 1]) + glm::length(out[i + 1] - out[i]);
+    if (!(ax_len > 1e-3f * scale + kChainTiny)) continue;
+    ax /= ax_len;
+    const glm::vec3 foot = out[i - 1] + glm::dot(out[i] - out[i - 1], ax) * ax;
+    const float radius = glm::length(out[i] - foot);
+    if (!(radius > kChainTiny)) continue;
+    const glm::vec3 to_pole = pole - foot;
+    glm::vec3 toward = to_pole - glm::dot(to_pole, ax) * ax;
+    const float t_len = glm::length(toward);
+    // A pole (nearly) on this bend's axis says nothing about the bend: leave it.
+    if (!(t_len > 1e-3f * glm::length(to_pole) + kChainTiny)) continue;
+    toward /= t_len;
+    toward = glm::normalize(toward - glm::dot(toward, ax) * ax);  // second Gram-Schmidt step
+    out[i] = foot + radius * toward;
+  }
+}
+
+glm::quat limit_frame(const ChainLimits& limits, std::span<const glm::quat> solved, std::size_t i) {
+  const glm::quat parent = i == 0 ? limits.root_parent : solved[i - 1];
+  return glm::normalize(parent * limits.rest_local[i]);
+}
+
+bool limited_forward(std::span<const glm::vec3> points, std::span<glm::vec3> out, const ChainLimits& limits,
+                     std::span<glm::quat> orientations_out) {
+  bool limited = false;
+  const std::size_t n = orientations_out.size();
+  glm::quat carried(1.0f, 0.0f, 0.0f, 0.0f);  // total world delta of the previous part
+  out[0] = points[0];
+  for (std::size_t i = 0; i < n; ++i) {
+    const glm::quat original = glm::normalize(limits.orientations[i]);
+    const glm::vec3 seg = points[i + 1] - points[i];
+    const glm::vec3 carried_seg = carried * seg;
+    const glm::vec3 desired = out[i + 1] - out[i];
+    glm::quat q = glm::normalize(carried * original);
+    const float cs = glm::length(carried_seg);
+    const float ds = glm::length(desired);
+    if (cs > kChainTiny && ds > kChainTiny) q = glm::normalize(rotation_between(carried_seg / cs, desired / ds) * q);
+    const glm::quat frame = limit_frame(limits, orientations_out, i);
+    const glm::quat rel = glm::conjugate(frame) * q;
+    const glm::quat rel_clamped = clamp_to_limit(limits.limits[i], rel);
+    if (rotation_angle(glm::conjugate(rel) * rel_clamped) > 1e-4f) limited = true;
+    q = glm::normalize(frame * rel_clamped);
+    orientations_out[i] = q;
+    carried = glm::normalize(q * glm::conjugate(original));
+    out[i + 1] = out[i] + carried * seg;
+  }
+  return limited;
+}
+
+void orientations_to_deltas(std::span<const glm::quat> original, std::span<glm::quat> q) {
+  // total_i = q_i * inverse(original_i); delta_i = total_i * inverse(total_{i-1}). Walk
+  // tip-to-root so q[i-1] is still the solved orientation when delta_i is formed.
+  for (std::size_t k = q.size(); k-- > 0;) {
+    const glm::quat total = q[k] * glm::conjugate(glm::normalize(original[k]));
+    if (k == 0) {
+      q[k] = glm::normalize(total);
+    } else {
+      const glm::quat parent_total = q[k - 1] * glm::conjugate(glm::normalize(original[k - 1]));
+      q[k] = glm::normalize(total * glm::conjugate(parent_total));
+    }
+  }
+}
+
+}  // namespace detail
+
+bool chain_deltas(std::span<const glm::vec3> before, std::span<const glm::vec3> after, std::span<glm::quat> deltas) {
+  const std::size_t n = deltas.size();
+  if (n == 0 || before.size() != n + 1 || after.size() != n + 1) return false;
+  glm::quat acc(1.0f, 0.0f, 0.0f, 0.0f);
+  for (std::size_t i = 0; i < n; ++i) {
+    const glm::vec3 s0 = acc * (before[i + 1] - before[i]);
+    const glm::vec3 s1 = after[i + 1] - after[i];
+    const float l0 = glm::length(s0);
+    const float l1 = glm::length(s1);
+    glm::quat d(1.0f, 0.0f, 0.0f, 0.0f);
+    if (l0 > detail::kChainTiny && l1 > detail::kChainTiny && std::isfinite(l0) && std::isfinite(l1)) {
+      d = rotation_between(s0 / l0, s1 / l1);
+    }
+    deltas[i] = d;
+    acc = glm::normalize(d * acc);
+  }
+  return true;
+}
+
+bool apply_chain_deltas(std::span<const glm::quat> deltas, std::span<glm::quat> orientations) {
+  if (deltas.size() != orientations.size()) return false;
+  glm::quat acc(1.0f, 0.0f, 0.0f, 0.0f);
+  for (std::size_t i = 0; i < deltas.size(); ++i) {
+    acc = glm::normalize(deltas[i] * acc);
+    orientations[i] = glm::normalize(acc * orientations[i]);
+  }
+  return true;
+}
+
+float chain_length(std::span<const glm::vec3> points) {
+  float total = 0.0f;
+  for (std::size_t i = 0; i + 1 < points.size(); ++i) total += detail::segment_length(points, i);
+  return total;
+}
+
+}  // namespace asterune

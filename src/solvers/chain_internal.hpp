@@ -1,0 +1,45 @@
+// Private helpers shared by the FABRIK and CCD implementations (not installed).
+#pragma once
+
+#include <span>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "asterune/solvers/chain.hpp"
+
+namespace asterune::detail {
+
+constexpr float kChainTiny = 1e-7f;
+
+bool finite3(const glm::vec3& v);
+
+/// Validates sizes and values; on failure copies what fits into points_out, fills deltas with
+/// identity and returns false.
+bool chain_inputs_usable(std::span<const glm::vec3> points, const ChainGoal& goal,
+                         std::span<glm::vec3> points_out, std::span<glm::quat> deltas_out,
+                         const ChainLimits* limits, std::size_t min_segments);
+
+float segment_length(std::span<const glm::vec3> points, std::size_t i);
+
+/// Lays the chain straight from points[0] toward target (lengths of `points`).
+void lay_straight(std::span<const glm::vec3> points, const glm::vec3& target, std::span<glm::vec3> out);
+
+/// Turns each intermediate out[i] about the axis through out[i-1], out[i+1] toward the pole.
+void apply_pole(std::span<glm::vec3> out, const glm::vec3& pole);
+
+/// Root-to-tip pass that rebuilds every part's world orientation from the points in `out`
+/// (shortest arc from the parent-carried orientation), clamps it by the joint limit, writes
+/// the orientation into orientations_out[i] and re-places out[i+1] from it. Returns true when
+/// some limit changed a joint by more than ~0.006 degrees.
+bool limited_forward(std::span<const glm::vec3> points, std::span<glm::vec3> out, const ChainLimits& limits,
+                     std::span<glm::quat> orientations_out);
+
+/// Converts solved world orientations (in place in `q`) into the incremental delta convention
+/// of chain.hpp, given the original orientations.
+void orientations_to_deltas(std::span<const glm::quat> original, std::span<glm::quat> q);
+
+/// Rotation-invariant clamp frame of joint i: parent orientation (solved) * rest_local[i].
+glm::quat limit_frame(const ChainLimits& limits, std::span<const glm::quat> solved, std::size_t i);
+
+}  // namespace asterune::detail

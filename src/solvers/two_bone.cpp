@@ -1,0 +1,195 @@
+// Analytic two-bone IK (see include/asterune/solvers/two_bone.hpp, docs/solvers.md).
+#include "asterune/solvers/two_bone.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "asterune/math/transform.hpp"
+
+namespace asterune {
+
+namespace {
+
+constexpr float kTiny = 1e-6f;
+// Pole weight band: the pole's sine to the root->target axis at which it takes full control.
+constexpr float kPoleFullSine = 0.5f;  // 30 degrees
+
+bool finite3(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+bool soft_reach_on(float s) { return std::isfinite(s) && s > 0.0f && s < 1.0f; }
+
+float smoothstep01(float x) {
+  x = std::clamp(x, 0.0f, 1.0f);
+  return x * x * (3.0f - 2.0f * x);
+}
+
+// Unit component of v orthogonal to the unit axis, or zero when v is (nearly) along it.
+glm::vec3 orthogonal_part(const glm::vec3& v, const glm::vec3& axis, float min_len) {
+  const glm::vec3 p = v - glm::dot(v, axis) * axis;
+  const float len = glm::length(p);
+  return len > min_len ? p / len : glm::vec3(0.0f);
+}
+
+// The bend direction carried over from the previous frame (or the current pose), moved onto
+// the new axis by the shortest arc from the current root->end axis. Zero when none is usable.
+// `from_previous` tells whether it came from the caller's previous_bend (tracking history).
+glm::vec3 carried_bend(const TwoBoneInput& in, const glm::vec3& current_axis, bool has_current_axis,
+                       const glm::vec3& axis, bool& from_previous) {
+  glm::vec3 source(0.0f);
+  from_previous = false;
+  if (finite3(in.previous_bend) && glm::length(in.previous_bend) > kTiny) {
+    source = glm::normalize(in.previous_bend);
+    from_previous = true;
+  } else if (has_current_axis) {
+    source = orthogonal_part(in.mid - in.root, current_axis, kTiny * glm::length(in.mid - in.root) + 1e-12f);
+  }
+  if (source == glm::vec3(0.0f)) return source;
+  if (has_current_axis) source = rotation_between(current_axis, axis) * source;
+  const glm::vec3 out = orthogonal_part(source, axis, 1e-4f);
+  if (out == glm::vec3(0.0f)) from_previous = false;
+  return out;
+}
+
+glm::vec3 choose_bend(const TwoBoneInput& in, const TwoBoneSettings& settings, const glm::vec3& current_axis,
+                      bool has_current_axis, const glm::vec3& axis, float reach) {
+  bool from_previous = false;
+  const glm::vec3 carry = carried_bend(in, current_axis, has_current_axis, axis, from_previous);
+  const bool has_carry = carry != glm::vec3(0.0f);
+  if (in.has_pole && finite3(in.pole)) {
+    const glm::vec3 pv = in.pole - in.root;
+    const float pv_len = glm::length(pv);
+    if (pv_len > kTiny * reach) {
+      const glm::vec3 perp = pv - glm::dot(pv, axis) * axis;
+      const float perp_len = glm::length(perp);
+      const float sine = perp_len / pv_len;
+      if (sine > 1e-5f) {
+        const glm::vec3 p = perp / perp_len;
+        // No tracking history: the pole decides at once.
+        if (!from_previous) return p;
+        // Tracking: turn the carried bend toward the pole about the axis, by the fraction w of
+        // their angle (w eases the pole out within 30 degrees of the axis, where its sign is
+        // meaningless) and by at most max_bend_turn per solve, so the knee swings over instead
+        // of flipping when the target sweeps through the pole axis.
+        const float angle = std::atan2(glm::dot(glm::cross(carry, p), axis), glm::dot(carry, p));
+        float t = smoothstep01(sine / kPoleFullSine) * angle;
+        const float limit = settings.max_bend_turn;
+        if (std::isfinite(limit) && limit > 0.0f) t = std::clamp(t, -limit, limit);
+        if (t == angle) return p;
+        return std::cos(t) * carry + std::sin(t) * glm::cross(axis, carry);
+      }
+    }
+  }
+  if (has_carry) return carry;
+  return any_orthogonal(axis);
+}
+
+void report_unchanged(TwoBoneResult& r, const TwoBoneInput& in, const TwoBoneSettings& s) {
+  r.report.residual = glm::length(in.end - in.target);
+  r.report.reached = r.report.residual <= s.tolerance;
+  r.report.passes = 0;
+}
+
+}  // namespace
+
+float soft_reach_distance(float distance, float full_reach, float s) {
+  if (!soft_reach_on(s) || !(full_reach > 0.0f)) return distance;
+  const float start = s * full_reach;
+  if (distance <= start) return distance;
+  const float band = (1.0f - s) * full_reach;
+  return start + band * (1.0f - std::exp(-(distance - start) / band));
+}
+
+float two_bone_stretch_ceiling(float s) {
+  if (!soft_reach_on(s)) return 0.0f;
+  return (1.0f - s) / (0.25f + 1.25f * s);
+}
+
+float two_bone_stretch_factor(float distance, float full_reach, float s, float max_stretch) {
+  if (!soft_reach_on(s) || !(full_reach > 0.0f) || !(max_stretch > 0.0f) || !std::isfinite(distance)) return 1.0f;
+  const float m = std::min(max_stretch, two_bone_stretch_ceiling(s));
+  return 1.0f + m * smoothstep01((distance / full_reach - s) / (1.0f - s));
+}
+
+TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& settings) {
+  TwoBoneResult r;
+  r.mid = in.mid;
+  r.end = in.end;
+  if (finite3(in.previous_bend)) r.bend_direction = in.previous_bend;
+  if (!finite3(in.root) || !finite3(in.mid) || !finite3(in.end) || !finite3(in.target)) {
+    r.report = SolveReport{false, false, -1.0f, 0};
+    return r;
+  }
+  const glm::vec3 upper = in.mid - in.root;
+  const glm::vec3 lower = in.end - in.mid;
+  const float a = glm::length(upper);
+  const float b = glm::length(lower);
+  const float full = a + b;
+  if (!(a > kTiny) || !(b > kTiny) || !std::isfinite(full)) {
+    report_unchanged(r, in, settings);
+    return r;
+  }
+
+  // Current root->end axis (for carrying the bend over) and the new axis toward the target.
+  const glm::vec3 cur = in.end - in.root;
+  const float cur_len = glm::length(cur);
+  const bool has_cur_axis = cur_len > kTiny * full;
+  const glm::vec3 cur_axis = has_cur_axis ? cur / cur_len : upper / a;
+  const glm::vec3 to_target = in.target - in.root;
+  const float requested = glm::length(to_target);
+  const glm::vec3 axis = requested > kTiny * full ? to_target / requested : cur_axis;
+
+  // Reach distance: stretch factor k, soft reach against the stretched span, then the clamp
+  // just inside [k|a-b|, k(a+b)].
+  const float k = two_bone_stretch_factor(requested, full, settings.soft_reach_start, settings.max_stretch);
+  const float A = k * a;
+  const float B = k * b;
+  const float span = A + B;
+  float d = soft_reach_distance(requested, span, settings.soft_reach_start);
+  const float margin = 1e-4f * span;
+  const float hi = span - margin;
+  const float lo = std::min(std::fabs(A - B) + margin, hi);
+  d = std::clamp(d, lo, hi);
+  r.stretch = k;
+
+  const glm::vec3 bend = choose_bend(in, settings, cur_axis, has_cur_axis, axis, full);
+
+  // Law of cosines at the root: angle between the axis and the upper segment.
+  const float cos_root = std::clamp((A * A + d * d - B * B) / (2.0f * A * d), -1.0f, 1.0f);
+  const float sin_root = std::sqrt(std::max(0.0f, 1.0f - cos_root * cos_root));
+  const glm::vec3 u1 = cos_root * axis + sin_root * bend;
+  r.mid = in.root + A * u1;
+  r.end = in.root + d * axis;
+  r.bend_direction = bend;
+
+  // Deltas: map (upper direction, bend-plane normal) onto the solved pair, then the lower
+  // segment by the shortest arc after the upper delta.
+  const glm::vec3 u0 = upper / a;
+  const glm::vec3 l0 = lower / b;
+  const glm::quat q1 = rotation_between(u0, u1);
+  glm::quat delta_upper = q1;
+  const glm::vec3 n0_raw = glm::cross(u0, l0);
+  const float n0_len = glm::length(n0_raw);
+  if (n0_len > 1e-3f) {
+    const glm::vec3 n1 = glm::normalize(glm::cross(bend, axis));
+    const glm::vec3 n0 = q1 * (n0_raw / n0_len);
+    const float c = glm::dot(n0, n1);
+    glm::quat q2;
+    if (c < -0.9999f) {
+      q2 = glm::quat(0.0f, u1.x, u1.y, u1.z);  // half turn about the solved upper direction
+    } else {
+      q2 = rotation_between(n0, n1);
+    }
+    delta_upper = glm::normalize(q2 * q1);
+  }
+  const glm::vec3 l1 = glm::normalize(r.end - r.mid);
+  r.delta_upper = delta_upper;
+  r.delta_lower = rotation_between(glm::normalize(delta_upper * l0), l1);
+
+  r.report.clamped = std::fabs(d - requested) > 1e-6f * full;
+  r.report.residual = glm::length(r.end - in.target);
+  r.report.reached = r.report.residual <= settings.tolerance;
+  r.report.passes = 1;
+  return r;
+}
+
+}  // namespace asterune

@@ -1,0 +1,349 @@
+// ControlStack rules (SPEC CS1-CS8, RG1-RG3) on the R15 rig.
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include <catch2/catch.hpp>
+
+#include "control_helpers.hpp"
+#include "support/alloc_counter.hpp"
+
+using namespace asterune;
+using namespace asterune::test;
+
+namespace {
+
+const float kNan = std::numeric_limits<float>::quiet_NaN();
+const glm::vec3 kTargetA(-1.6f, 3.0f, -0.8f);
+const glm::vec3 kTargetB(-1.2f, 3.6f, -1.1f);
+
+glm::vec3 wrist(const Character& ch) { return ch.point_on("LeftLowerArm", kWristInLowerArm); }
+
+ControlDesc named_arm(const std::string& name, const glm::vec3& target, int priority) {
+  ControlDesc d = left_arm(target);
+  d.name = name;
+  d.priority = priority;
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("controls run by ascending priority, ties in insertion order", "[stack]") {
+  // SPEC CS1: the control that runs last decides where the hand ends.
+  SECTION("priority") {
+    Character ch;
+    auto s = ch.stack({named_arm("A", kTargetA, 5), named_arm("B", kTargetB, 1)});
+    ch.update(s);
+    CHECK(glm::length(wrist(ch) - kTargetA) < 1e-3f);  // A (priority 5) ran after B
+  }
+  SECTION("ties keep insertion order") {
+    Character ch;
+    auto s = ch.stack({named_arm("A", kTargetA, 2), named_arm("B", kTargetB, 2)});
+    ch.update(s);
+    CHECK(glm::length(wrist(ch) - kTargetB) < 1e-3f);
+    // Reordering at run time takes effect on the next update, without allocating.
+    s.set_priority(1, 1);
+    reset_pose(ch.pose.local, ch.pose.coverage);
+    AllocationScope alloc;
+    ch.update(s);
+    CHECK(alloc.count() == 0);
+    CHECK(glm::length(wrist(ch) - kTargetA) < 1e-3f);
+  }
+}
+
+TEST_CASE("a later control reads the pose the earlier one produced", "[stack]") {
+  // SPEC CS2: the arm reaches for a point on the head AFTER the look-at turned it.
+  Character ch;
+  ControlDesc look = look_at_control("Look", {-3.0f, 4.5f, -2.0f});
+  look.priority = 0;
+  ControlDesc arm = left_arm({});
+  arm.priority = 1;
+  arm.target = target_on_part("Head", {0.0f, -0.2f, -0.8f});
+  auto s = ch.stack({arm, look});
+  ch.update(s);
+  const glm::vec3 on_head = ch.point_on("Head", {0.0f, -0.2f, -0.8f});
+  // The head did turn, so the point moved away from its rest place (0, 4.3, -0.8).
+  CHECK(glm::length(on_head - glm::vec3(0.0f, 4.3f, -0.8f)) > 0.1f);
+  CHECK(s.report(0).reached);
+  CHECK(glm::length(wrist(ch) - on_head) < 1e-3f);
+}
+
+TEST_CASE("weight blends changed joints by slerp and leaves the rest bit-identical", "[stack]") {
+  // SPEC CS3, CS5
+  Character full;
+  auto s1 = full.stack({left_arm(kTargetA)});
+  full.update(s1);
+
+  Character half;
+  // Start from a non-trivial pose with some coverage, to see the untouched joints survive.
+  for (size_t j = 0; j < half.pose.local.size(); ++j) {
+    half.pose.local[j].rotation = glm::angleAxis(0.01f * static_cast<float>(j), glm::vec3(0, 0, 1));
+    half.pose.coverage[j] = 0.3f;
+  }
+  const Pose before = half.pose;
+  Character full2;
+  full2.pose = before;
+  auto s_full = full2.stack({left_arm(kTargetA)});
+  full2.update(s_full);  // the weight-1 candidate from the same start
+  ControlDesc d = left_arm(kTargetA);
+  d.weight = 0.5f;
+  auto s2 = half.stack({d});
+  half.update(s2);
+
+  int changed = 0;
+  for (size_t j = 0; j < before.local.size(); ++j) {
+    const Transform& b = before.local[j];
+    const Transform& c = full2.pose.local[j];
+    const Transform& h = half.pose.local[j];
+    if (same_bits(b, c)) {
+      CHECK(same_bits(h, b));
+      CHECK(half.pose.coverage[j] == 0.3f);
+      continue;
+    }
+    ++changed;
+    const glm::quat mid = glm::slerp(b.rotation, c.rotation, 0.5f);  // glm's own slerp as the reference
+    CHECK(std::fabs(std::fabs(glm::dot(mid, h.rotation)) - 1.0f) < 1e-6f);
+    CHECK(glm::length(h.position - 0.5f * (b.position + c.position)) < 1e-6f);
+    CHECK(half.pose.coverage[j] == 0.5f);
+  }
+  CHECK(changed == 2);
+  CHECK(s2.report(0).changed_joints == 2);
+  CHECK_FALSE(s2.report(0).reached);  // measured on the blended pose
+  CHECK(s2.report(0).residual > 0.01f);
+}
+
+TEST_CASE("coverage becomes at least the weight", "[stack]") {
+  // SPEC CS5
+  Character ch;
+  const int shoulder = joint_index(ch.rig, "LeftUpperArm");
+  const int elbow = joint_index(ch.rig, "LeftLowerArm");
+  ch.pose.coverage[static_cast<size_t>(shoulder)] = 0.9f;
+  ch.pose.coverage[static_cast<size_t>(elbow)] = 0.1f;
+  ControlDesc d = left_arm(kTargetA);
+  d.weight = 0.6f;
+  auto s = ch.stack({d});
+  ch.update(s);
+  CHECK(ch.pose.coverage[static_cast<size_t>(shoulder)] == 0.9f);
+  CHECK(ch.pose.coverage[static_cast<size_t>(elbow)] == 0.6f);
+  CHECK(ch.pose.coverage[static_cast<size_t>(joint_index(ch.rig, "RightLowerArm"))] == 0.0f);
+  SECTION("weight above 1 counts as 1") {
+    Character c2;
+    ControlDesc big = left_arm(kTargetA);
+    big.weight = 4.0f;
+    auto s2 = c2.stack({big});
+    c2.update(s2);
+    CHECK(c2.pose.coverage[static_cast<size_t>(elbow)] == 1.0f);
+    CHECK(s2.report(0).reached);
+  }
+  SECTION("zero and NaN weights do not run") {
+    Character c3;
+    ControlDesc zero = left_arm(kTargetA);
+    zero.weight = 0.0f;
+    auto s3 = c3.stack({zero});
+    c3.update(s3);
+    CHECK(s3.report(0).status == ControlStatus::kZeroWeight);
+    s3.set_weight(0, kNan);
+    c3.update(s3);
+    CHECK(s3.report(0).status == ControlStatus::kZeroWeight);
+    for (const Transform& t : c3.pose.local) CHECK(same_bits(t, Transform::identity()));
+  }
+}
+
+TEST_CASE("a nonfinite target changes nothing and poisons nothing", "[stack]") {
+  // SPEC CS4, RG3
+  Character ch;
+  ControlDesc d = left_arm(kTargetA);
+  d.smooth_time = 0.2f;
+  auto s = ch.stack({d, look_at_control("Look", {2.0f, 4.5f, -3.0f})});
+  ch.update(s);
+  const Pose solved = ch.pose;
+  const glm::vec3 smoothed = s.report(0).target;
+  for (float bad : {kNan, std::numeric_limits<float>::infinity()}) {
+    s.set_target_position(0, {bad, 3.0f, 0.0f});
+    s.set_target_position(1, {0.0f, bad, 0.0f});
+    ch.pose = solved;
+    ch.update(s);
+    CHECK(s.report(0).status == ControlStatus::kBadTarget);
+    CHECK(s.report(1).status == ControlStatus::kBadTarget);
+    CHECK(std::memcmp(ch.pose.local.data(), solved.local.data(), solved.local.size() * sizeof(Transform)) == 0);
+    for (const Transform& w : ch.world) CHECK(is_finite(w));
+  }
+  // The smoothed state survived: the next good frame continues from the old smoothed target.
+  s.set_target_position(0, kTargetB);
+  ch.update(s, 0.1f);
+  const float response = 1.0f - std::exp(-0.1f / 0.2f);
+  CHECK(glm::length(s.report(0).target - (smoothed + response * (kTargetB - smoothed))) < 1e-5f);
+  SECTION("a NaN pole is ignored, a huge target stays finite") {
+    Character c2;
+    ControlDesc p = left_arm({1e30f, -1e30f, 1e30f});
+    std::get<IkSettings>(p.settings).pole = target_at({0, 0, 0});
+    auto s2 = c2.stack({p});
+    c2.update(s2);
+    for (const Transform& t : c2.pose.local) CHECK(is_finite(t));
+    for (const Transform& w : c2.world) CHECK(is_finite(w));
+  }
+  SECTION("a nonfinite root placement writes nothing") {
+    Character c3;
+    auto s3 = c3.stack({left_arm(kTargetA)});
+    c3.root.position.x = kNan;
+    c3.update(s3);
+    CHECK(s3.report(0).status == ControlStatus::kNotRun);
+    for (const Transform& t : c3.pose.local) CHECK(same_bits(t, Transform::identity()));
+  }
+}
+
+TEST_CASE("target smoothing follows 1 - exp(-t / T) whatever the split of dt", "[stack]") {
+  // SPEC CS6: first frame takes the target as is; then the gap closes by exp(-sum dt / T).
+  const float tau = 0.25f;
+  const std::vector<std::vector<float>> splits{{0.3f}, {0.1f, 0.1f, 0.1f}, {0.05f, 0.25f}, {0.01f, 0.09f, 0.15f, 0.05f}};
+  for (const auto& split : splits) {
+    Character ch;
+    ControlDesc d = left_arm(kTargetA);
+    d.smooth_time = tau;
+    auto s = ch.stack({d});
+    ch.update(s, 0.5f);
+    CHECK(s.report(0).target == kTargetA);  // first frame: no lag
+    s.set_target_position(0, kTargetB);
+    for (float dt : split) {
+      reset_pose(ch.pose.local, ch.pose.coverage);
+      ch.update(s, dt);
+    }
+    const float closed = 1.0f - std::exp(-0.3f / tau);
+    const glm::vec3 expect = kTargetA + closed * (kTargetB - kTargetA);
+    CHECK(glm::length(s.report(0).target - expect) < 1e-5f);
+    // The solve used the smoothed target (smoothing happens before the solve, not after it).
+    CHECK(glm::length(wrist(ch) - expect) < 1e-3f);
+  }
+  SECTION("dt <= 0 or nonfinite makes no progress; a huge dt converges") {
+    Character ch;
+    ControlDesc d = left_arm(kTargetA);
+    d.smooth_time = tau;
+    auto s = ch.stack({d});
+    ch.update(s, 0.1f);
+    s.set_target_position(0, kTargetB);
+    for (float dt : {0.0f, -1.0f, kNan, std::numeric_limits<float>::infinity() * -1.0f}) {
+      ch.update(s, dt);
+      CHECK(s.report(0).target == kTargetA);
+    }
+    ch.update(s, std::numeric_limits<float>::infinity());
+    CHECK(s.report(0).target == kTargetB);
+    s.set_target_position(0, kTargetA);
+    ch.update(s, 1e30f);
+    CHECK(s.report(0).target == kTargetA);
+  }
+  SECTION("smooth_time <= 0 means no smoothing") {
+    Character ch;
+    auto s = ch.stack({left_arm(kTargetA)});
+    ch.update(s);
+    s.set_target_position(0, kTargetB);
+    ch.update(s, 0.001f);
+    CHECK(s.report(0).target == kTargetB);
+  }
+}
+
+TEST_CASE("disable clears retained state; enable starts fresh", "[stack]") {
+  // SPEC CS7
+  Character ch;
+  ControlDesc d = left_arm(kTargetA);
+  d.smooth_time = 1.0f;
+  auto s = ch.stack({d});
+  ch.update(s);
+  s.set_target_position(0, kTargetB);
+  ch.update(s, 0.1f);
+  CHECK(s.report(0).target != kTargetB);  // lagging
+  s.set_enabled(0, false);
+  reset_pose(ch.pose.local, ch.pose.coverage);
+  ch.update(s);
+  CHECK(s.report(0).status == ControlStatus::kDisabled);
+  for (const Transform& t : ch.pose.local) CHECK(same_bits(t, Transform::identity()));
+  s.set_enabled(0, true);
+  ch.update(s, 0.1f);
+  CHECK(s.report(0).target == kTargetB);  // no old target: takes the new one as is
+  CHECK(s.report(0).reached);
+}
+
+TEST_CASE("path and part targets", "[stack]") {
+  // formats.md targets: path linear in time and clamped; part-relative from the current pose.
+  Character ch;
+  ControlDesc d = left_arm({});
+  d.target = target_path({{0.0f, kTargetA}, {1.0f, kTargetB}});
+  auto s = ch.stack({d});
+  for (float t : {-1.0f, 0.0f, 0.25f, 1.0f, 3.0f}) {
+    ch.update(s, 1.0f / 60.0f, t);
+    const float a = std::clamp(t, 0.0f, 1.0f);
+    CHECK(glm::length(s.report(0).target - (kTargetA + a * (kTargetB - kTargetA))) < 1e-6f);
+  }
+  ControlDesc bad = left_arm({});
+  bad.target = target_path({{1.0f, kTargetA}, {0.5f, kTargetB}});
+  CHECK_FALSE(ControlStack::build(ch.rig, std::vector<ControlDesc>{bad}).ok());
+  bad.target = target_path({});
+  CHECK_FALSE(ControlStack::build(ch.rig, std::vector<ControlDesc>{bad}).ok());
+  // The root part is a valid part for part-relative targets.
+  ControlDesc on_root = left_arm({});
+  on_root.target = target_on_part("HumanoidRootPart", {-1.5f, 0.0f, -0.8f});
+  auto s2 = ch.stack({on_root});
+  reset_pose(ch.pose.local, ch.pose.coverage);
+  ch.update(s2);
+  CHECK(glm::length(s2.report(0).target - glm::vec3(-1.5f, 3.0f, -0.8f)) < 1e-6f);
+}
+
+TEST_CASE("the stack refuses a pose or rig it was not built for", "[stack]") {
+  // SPEC RG3
+  Character ch;
+  auto s = ch.stack({left_arm(kTargetA)});
+  RigDesc other = r15_desc();
+  other.joints.pop_back();
+  const Rig small = build_rig(other).value();
+  Pose p = make_pose(small);
+  std::vector<Transform> w(static_cast<size_t>(small.joint_count()));
+  s.update(small, StackFrame{ch.root, 0.016f, 0.0f}, p, w);
+  CHECK(s.report(0).status == ControlStatus::kNotRun);
+  std::vector<Transform> short_world(3);
+  s.update(ch.rig, StackFrame{ch.root, 0.016f, 0.0f}, ch.pose, short_world);
+  CHECK(s.report(0).status == ControlStatus::kNotRun);
+  for (const Transform& t : ch.pose.local) CHECK(same_bits(t, Transform::identity()));
+}
+
+TEST_CASE("a whole stack update allocates nothing and is deterministic", "[stack]") {
+  // SPEC RG1, RG2, CS8: two arms, two legs and a look-at on R15.
+  Character ch;
+  ControlDesc la = left_arm({-1.6f, 3.0f, -0.8f});
+  ControlDesc ra = ik_control("RightArm", "RightUpperArm", "RightHand", {0.0f, -0.15f, 0.0f}, {1.5f, 3.2f, -0.9f});
+  std::get<IkSettings>(ra.settings).pole = target_on_part("HumanoidRootPart", {2.0f, 0.0f, 1.0f});
+  ControlDesc ll = ik_control("LeftLeg", "LeftUpperLeg", "LeftFoot", kAnkleInFoot, {-0.5f, 0.5f, -0.3f});
+  ll.smooth_time = 0.1f;
+  ControlDesc rl = ik_control("RightLeg", "RightUpperLeg", "RightFoot", kAnkleInFoot, {0.5f, 0.7f, 0.2f});
+  std::get<IkSettings>(rl.settings).pole = target_at({0.5f, 1.0f, -3.0f});
+  ControlDesc look = look_at_control("Look", {});
+  look.target = target_path({{0.0f, {3.0f, 4.5f, -4.0f}}, {1.0f, {-3.0f, 4.5f, -4.0f}}});
+  look.smooth_time = 0.05f;
+  auto s = ch.stack({la, ra, ll, rl, look});
+  const Pose start = ch.pose;
+  std::vector<Pose> first_run;
+  {
+    AllocationScope alloc;
+    for (int f = 0; f < 30; ++f) {
+      ch.pose.local.assign(start.local.begin(), start.local.end());  // same size: no allocation
+      ch.pose.coverage.assign(start.coverage.begin(), start.coverage.end());
+      ch.update(s, 1.0f / 60.0f, static_cast<float>(f) / 60.0f);
+    }
+    CHECK(alloc.count() == 0);
+  }
+  for (int i = 0; i < s.size(); ++i) CHECK(s.report(i).status == ControlStatus::kSolved);
+  CHECK(s.report(0).reached);
+  CHECK(s.report(1).reached);
+  CHECK(s.report(3).reached);
+  // Root joint untouched (CS8: the stack never moves the character; it writes motor transforms).
+  CHECK(same_bits(ch.pose.local[static_cast<size_t>(joint_index(ch.rig, "LowerTorso"))], Transform::identity()));
+  // Determinism: a second stack from the same inputs gives the same bits.
+  Character ch2;
+  auto s2 = ch2.stack({la, ra, ll, rl, look});
+  for (int f = 0; f < 30; ++f) {
+    reset_pose(ch2.pose.local, ch2.pose.coverage);
+    ch2.update(s2, 1.0f / 60.0f, static_cast<float>(f) / 60.0f);
+  }
+  CHECK(std::memcmp(ch.pose.local.data(), ch2.pose.local.data(), ch.pose.local.size() * sizeof(Transform)) == 0);
+  // The incremental world equals a fresh evaluation.
+  const auto fresh = ch.fresh_world();
+  for (size_t j = 0; j < fresh.size(); ++j) CHECK(same_bits(fresh[j], ch.world[j]));
+}

@@ -1,0 +1,187 @@
+// Pure look-at solver (SPEC LA1-LA3). Reference values are hand-derived geometry.
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "asterune/math/transform.hpp"
+#include "asterune/solvers/look_at.hpp"
+
+using namespace asterune;
+
+namespace {
+
+constexpr float kPi = 3.14159265358979f;
+constexpr float kDeg = kPi / 180.0f;
+
+glm::vec3 apply_all(std::span<const glm::quat> turns, glm::vec3 v) {
+  for (const glm::quat& q : turns) v = q * v;
+  return v;
+}
+
+// Yaw of a direction about +Y measured from -Z (right-handed: turning left is positive).
+float yaw_of(const glm::vec3& d) { return std::atan2(-d.x, -d.z); }
+
+}  // namespace
+
+TEST_CASE("canonical_angle maps into (-pi, pi]", "[look_at]") {
+  // SPEC LA3
+  CHECK(canonical_angle(kPi) == Approx(kPi));
+  CHECK(canonical_angle(-kPi) == Approx(kPi));
+  CHECK(canonical_angle(3.0f * kPi) == Approx(kPi));
+  CHECK(canonical_angle(7.0f) == Approx(7.0f - 2.0f * kPi));
+  CHECK(canonical_angle(-7.0f) == Approx(-7.0f + 2.0f * kPi));
+  CHECK(canonical_angle(0.25f) == Approx(0.25f));
+  CHECK(canonical_angle(std::numeric_limits<float>::quiet_NaN()) == 0.0f);
+  for (int i = -2000; i <= 2000; ++i) {
+    const float a = canonical_angle(static_cast<float>(i) * 0.01f);
+    CHECK(a > -kPi);
+    CHECK(a <= kPi);
+  }
+}
+
+TEST_CASE("one joint turns the facing onto a target inside the limits", "[look_at]") {
+  // SPEC LA1: target 45 degrees to the left (-X side) and 30 degrees up, eye at the pivot.
+  const std::vector<glm::vec3> pivots{{0, 0, 0}};
+  const std::vector<float> weights{1.0f};
+  std::vector<glm::quat> turns(1);
+  const float yaw = 45.0f * kDeg, pitch = 30.0f * kDeg;
+  const glm::vec3 dir(-std::sin(yaw) * std::cos(pitch), std::sin(pitch), -std::cos(yaw) * std::cos(pitch));
+  LookAtParams params;
+  const LookAtReport r = solve_look_at(pivots, {0, 0, 0}, {0, 0, -1}, dir * 5.0f, weights, params, turns);
+  REQUIRE(r.valid);
+  CHECK(r.reached);
+  CHECK_FALSE(r.clamped);
+  CHECK(r.yaw == Approx(yaw).margin(1e-5));
+  CHECK(r.pitch == Approx(pitch).margin(1e-5));
+  const glm::vec3 f = turns[0] * glm::vec3(0, 0, -1);
+  CHECK(glm::length(f - dir) < 1e-5f);
+  // No roll: the facing's side axis (+X of the part) stays horizontal.
+  const glm::vec3 side = turns[0] * glm::vec3(1, 0, 0);
+  CHECK(std::fabs(side.y) < 1e-5f);
+  // Expected rotation: yaw about +Y then pitch about the turned side axis (hand-derived).
+  const glm::quat expect = glm::angleAxis(pitch, glm::angleAxis(yaw, glm::vec3(0, 1, 0)) * glm::vec3(1, 0, 0)) *
+                           glm::angleAxis(yaw, glm::vec3(0, 1, 0));
+  CHECK(std::fabs(std::fabs(glm::dot(expect, turns[0])) - 1.0f) < 1e-6f);
+}
+
+TEST_CASE("limits hold for targets all around, including behind", "[look_at]") {
+  // SPEC LA1, LA3: yaw limit 70, pitch limit 40 relative to the rest facing.
+  LookAtParams params;
+  params.yaw_limit = 70.0f * kDeg;
+  params.pitch_limit = 40.0f * kDeg;
+  const std::vector<glm::vec3> pivots{{0, 0, 0}};
+  const std::vector<float> weights{1.0f};
+  std::vector<glm::quat> turns(1);
+  for (int deg = -180; deg <= 180; deg += 5) {
+    const float a = static_cast<float>(deg) * kDeg;
+    const glm::vec3 target(-std::sin(a) * 3.0f, 4.0f, -std::cos(a) * 3.0f);  // ~53 degrees up
+    const LookAtReport r = solve_look_at(pivots, {0, 0, 0}, {0, 0, -1}, target, weights, params, turns);
+    REQUIRE(r.valid);
+    const glm::vec3 f = turns[0] * glm::vec3(0, 0, -1);
+    const float yaw = yaw_of(f);
+    const float pitch = std::asin(f.y);
+    CHECK(std::fabs(yaw) <= 70.0f * kDeg + 1e-4f);
+    CHECK(pitch == Approx(40.0f * kDeg).margin(1e-4));
+    CHECK(r.clamped);
+    if (std::abs(deg) <= 65) CHECK(yaw == Approx(a).margin(1e-4));
+    if (deg > 70 && deg < 180) CHECK(yaw == Approx(70.0f * kDeg).margin(1e-4));
+    if (deg < -70 && deg > -180) CHECK(yaw == Approx(-70.0f * kDeg).margin(1e-4));
+  }
+}
+
+TEST_CASE("weights split the turn over the chain and need not sum to one", "[look_at]") {
+  // SPEC LA2, LA3: pivots and eye coincide (no parallax), target 60 degrees to the left.
+  const std::vector<glm::vec3> pivots{{0, 0, 0}, {0, 0, 0}};
+  std::vector<glm::quat> turns(2);
+  const float yaw = 60.0f * kDeg;
+  const glm::vec3 target(-std::sin(yaw), 0.0f, -std::cos(yaw));
+  LookAtParams params;
+  SECTION("half then the rest") {
+    const std::vector<float> weights{0.5f, 1.0f};
+    const LookAtReport r = solve_look_at(pivots, {0, 0, 0}, {0, 0, -1}, target, weights, params, turns);
+    CHECK(r.reached);
+    CHECK(rotation_angle(turns[0]) == Approx(30.0f * kDeg).margin(1e-5));
+    CHECK(rotation_angle(turns[1]) == Approx(30.0f * kDeg).margin(1e-5));
+  }
+  SECTION("weights summing below one stop short") {
+    const std::vector<float> weights{0.25f, 0.5f};
+    const LookAtReport r = solve_look_at(pivots, {0, 0, 0}, {0, 0, -1}, target, weights, params, turns);
+    CHECK_FALSE(r.reached);
+    // 15 degrees, then half of the remaining 45 = 22.5: total 37.5, residual 22.5 degrees.
+    CHECK(rotation_angle(turns[0]) == Approx(15.0f * kDeg).margin(1e-5));
+    CHECK(rotation_angle(turns[1]) == Approx(22.5f * kDeg).margin(1e-5));
+    CHECK(r.residual == Approx(22.5f * kDeg).margin(1e-4));
+  }
+  SECTION("all zero disables without NaN") {
+    const std::vector<float> weights{0.0f, 0.0f};
+    const LookAtReport r = solve_look_at(pivots, {0, 0, 0}, {0, 0, -1}, target, weights, params, turns);
+    CHECK(r.valid);
+    CHECK_FALSE(r.reached);
+    for (const glm::quat& q : turns) CHECK(q == glm::quat(1, 0, 0, 0));
+  }
+  SECTION("nonfinite and negative weights count as zero") {
+    const std::vector<float> weights{std::numeric_limits<float>::quiet_NaN(), -3.0f};
+    const LookAtReport r = solve_look_at(pivots, {0, 0, 0}, {0, 0, -1}, target, weights, params, turns);
+    CHECK(r.valid);
+    for (const glm::quat& q : turns) CHECK(q == glm::quat(1, 0, 0, 0));
+  }
+}
+
+TEST_CASE("the endpoint is re-measured after each joint (parallax)", "[look_at]") {
+  // SPEC LA2: torso pivot at the origin, neck pivot 1.5 up, eye 0.5 above the neck. Turning
+  // the torso moves the neck and the eye; the final facing must point from the FINAL eye.
+  const std::vector<glm::vec3> pivots{{0, 0, 0}, {0, 1.5f, 0}};
+  const glm::vec3 eye0(0, 2.0f, -0.3f);
+  const glm::vec3 target(2.0f, 2.5f, -1.0f);
+  const std::vector<float> weights{0.5f, 1.0f};
+  std::vector<glm::quat> turns(2);
+  LookAtParams params;
+  params.yaw_limit = kPi;
+  params.pitch_limit = 80.0f * kDeg;
+  const LookAtReport r = solve_look_at(pivots, eye0, {0, 0, -1}, target, weights, params, turns);
+  REQUIRE(r.valid);
+  // Independent replay: apply the turns about the moving pivots.
+  glm::vec3 neck = pivots[1];
+  glm::vec3 eye = eye0;
+  eye = pivots[0] + turns[0] * (eye - pivots[0]);
+  neck = pivots[0] + turns[0] * (neck - pivots[0]);
+  eye = neck + turns[1] * (eye - neck);
+  const glm::vec3 facing = apply_all(turns, {0, 0, -1});
+  const glm::vec3 want = glm::normalize(target - eye);
+  CHECK(glm::length(facing - want) < 2e-4f);
+  CHECK(r.reached);
+}
+
+TEST_CASE("bad input leaves identity turns", "[look_at]") {
+  // SPEC RG3
+  const std::vector<glm::vec3> pivots{{0, 0, 0}};
+  const std::vector<float> weights{1.0f};
+  std::vector<glm::quat> turns(1, glm::quat(0.5f, 0.5f, 0.5f, 0.5f));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  LookAtParams params;
+  CHECK_FALSE(solve_look_at(pivots, {0, 0, 0}, {0, 0, -1}, {nan, 0, 0}, weights, params, turns).valid);
+  CHECK(turns[0] == glm::quat(1, 0, 0, 0));
+  CHECK_FALSE(solve_look_at(pivots, {0, 0, 0}, {0, 0, -1}, {0, 0, 0}, weights, params, turns).valid);  // target at the eye
+  CHECK_FALSE(solve_look_at(pivots, {0, 0, 0}, {0, 0, 0}, {0, 0, -1}, weights, params, turns).valid);  // no facing
+  const std::vector<float> two{1.0f, 1.0f};
+  CHECK_FALSE(solve_look_at(pivots, {0, 0, 0}, {0, 0, -1}, {0, 0, -1}, two, params, turns).valid);  // sizes
+  CHECK(turns[0] == glm::quat(1, 0, 0, 0));
+}
+
+TEST_CASE("rest facing with its own pitch: limits are relative to it", "[look_at]") {
+  // SPEC LA1: a part whose rest facing looks 20 degrees down; pitch limit 30 allows -50..+10.
+  LookAtParams params;
+  params.rest_facing = glm::vec3(0, -std::sin(20.0f * kDeg), -std::cos(20.0f * kDeg));
+  params.pitch_limit = 30.0f * kDeg;
+  const std::vector<glm::vec3> pivots{{0, 0, 0}};
+  const std::vector<float> weights{1.0f};
+  std::vector<glm::quat> turns(1);
+  const LookAtReport up = solve_look_at(pivots, {0, 0, 0}, params.rest_facing, {0, 10, -1}, weights, params, turns);
+  CHECK(up.clamped);
+  CHECK(std::asin((turns[0] * params.rest_facing).y) == Approx(10.0f * kDeg).margin(1e-4));
+  const LookAtReport down = solve_look_at(pivots, {0, 0, 0}, params.rest_facing, {0, -10, -1}, weights, params, turns);
+  CHECK(down.clamped);
+  CHECK(std::asin((turns[0] * params.rest_facing).y) == Approx(-50.0f * kDeg).margin(1e-4));
+}
