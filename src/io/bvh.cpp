@@ -1,5 +1,6 @@
 #include "asterune/io/bvh.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -269,9 +270,11 @@ std::optional<Error> Parser::parse_motion(BvhFile& file) {
 
   const size_t joint_count = names_.size();
   const size_t channels = static_cast<size_t>(channel_total_);
-  std::vector<double> values(static_cast<size_t>(frames) * channels);
-  // Every frame is one line holding exactly `channels` numbers.
-  for (int f = 0; f < frames; ++f) {
+  // Never trust the declared count for memory: reserve at most what the text can hold.
+  std::vector<double> values;
+  values.reserve(std::min(static_cast<size_t>(frames) * channels, tokens_.size() - pos_));
+  // Every frame is one line holding exactly `channels` numbers (none when no joint has channels).
+  for (int f = 0; f < frames && channels > 0; ++f) {
     if (at_end())
       return error_here("truncated motion: " + std::to_string(frames) + " frames declared but only " +
                         std::to_string(f) + " present");
@@ -282,7 +285,7 @@ std::optional<Error> Parser::parse_motion(BvhFile& file) {
         return error_at(line, "frame " + std::to_string(f) + " has more than " + std::to_string(channels) + " values");
       double v = 0.0;
       if (auto e = read_number("motion value", v)) return e;
-      values[static_cast<size_t>(f) * channels + count] = v;
+      values.push_back(v);
       ++count;
     }
     if (count != channels)
@@ -324,6 +327,7 @@ std::optional<Error> Parser::parse_motion(BvhFile& file) {
       track.translations.resize(static_cast<size_t>(frames));
     }
     for (size_t f = 0; f < static_cast<size_t>(frames); ++f) {
+      if (list.empty()) break;
       const double* row = &values[f * channels + first_channel];
       // Intrinsic composition in file order: R = R_c0 * R_c1 * R_c2 (double precision).
       glm::dquat r(1.0, 0.0, 0.0, 0.0);

@@ -499,6 +499,7 @@ TEST_CASE("BVH malformed input fails with file, line and reason", "[io][bvh]") {
       {edited(15, ""), 16, "missing its closing '}'"},
       {edited(3, ""), 4, "expected '{'"},
       {edited(17, "Frames: 0"), 17, "frame count"},
+      {edited(17, "Frames: 99999999"), 20, "truncated motion: 99999999 frames declared but only 2 present"},
       {edited(17, "Frames: 1.5"), 17, "frame count"},
       {edited(18, "Frame Time: 0"), 18, "frame time must be positive"},
       {edited(18, "Frame Time: -0.1"), 18, "frame time must be positive"},
@@ -528,6 +529,24 @@ TEST_CASE("BVH malformed input fails with file, line and reason", "[io][bvh]") {
   Result<io::BvhFile> missing = io::load_bvh(kDir + "no_such_file.bvh");
   REQUIRE_FALSE(missing.ok());
   CHECK_THAT(missing.message(), Catch::Contains("no_such_file.bvh"));
+}
+
+TEST_CASE("BVH without any channels has a skeleton and empty tracks", "[io][bvh]") {
+  const std::string text =
+      "HIERARCHY\nROOT A\n{\n OFFSET 0 0 0\n JOINT B\n {\n  OFFSET 0 3 0\n }\n}\nMOTION\nFrames: 3\nFrame Time: 0.1\n";
+  Result<io::BvhFile> r = io::parse_bvh(text, "static.bvh");
+  REQUIRE(r.ok());
+  CHECK(r.value().skeleton.joint_count() == 2);
+  CHECK(r.value().clip.tracks[1].rotations.empty());
+  CHECK(r.value().clip.duration == Approx(0.2f));
+  Result<ClipBinding> b = bind_clip(r.value().clip, r.value().skeleton);
+  REQUIRE(b.ok());
+  std::vector<Transform> local(2);
+  std::vector<float> cov(2, 1.0f);
+  sample_clip(r.value().clip, b.value(), 0.1f, WrapMode::kLoop, local, cov);
+  CHECK(cov == std::vector<float>{0.0f, 0.0f});
+  CHECK(local[1].position == glm::vec3(0, 3, 0));
+  CHECK_FALSE(io::parse_bvh(text + "1 2 3\n", "static.bvh").ok());  // surplus data
 }
 
 TEST_CASE("BVH units: CMU to studs constant", "[io][bvh]") {

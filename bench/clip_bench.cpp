@@ -1,0 +1,144 @@
+// Clip sampling cost (issue 3 item 8): ns per joint for a real BVH clip bound to its 31-joint
+// source skeleton, and for a synthetic R15-named clip bound natively to an R15-like rig.
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "asterune/clip/binding.hpp"
+#include "asterune/clip/sample.hpp"
+#include "asterune/io/bvh.hpp"
+#include "asterune/rig/pose.hpp"
+#include "asterune/rig/rig.hpp"
+
+using namespace asterune;
+
+namespace {
+
+void report(benchmark::State& state, int joints) {
+  state.counters["joints"] = static_cast<double>(joints);
+  state.counters["ns_per_joint"] = benchmark::Counter(static_cast<double>(joints),
+                                                      benchmark::Counter::kIsIterationInvariantRate |
+                                                          benchmark::Counter::kInvert);
+}
+
+void BM_SampleBvhClip(benchmark::State& state) {
+  Result<io::BvhFile> bvh = io::load_bvh(std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_49_04_run_leap.bvh");
+  if (!bvh) {
+    state.SkipWithError(bvh.message().c_str());
+    return;
+  }
+  Result<ClipBinding> binding = bind_clip(bvh.value().clip, bvh.value().skeleton);
+  if (!binding) {
+    state.SkipWithError(binding.message().c_str());
+    return;
+  }
+  const int n = binding.value().joint_count();
+  std::vector<Transform> local(static_cast<size_t>(n));
+  std::vector<float> coverage(static_cast<size_t>(n));
+  float t = 0.0f;
+  for (auto _ : state) {
+    sample_clip(bvh.value().clip, binding.value(), t, WrapMode::kLoop, local, coverage);
+    benchmark::DoNotOptimize(local.data());
+    t += 0.0137f;
+  }
+  report(state, n);
+}
+BENCHMARK(BM_SampleBvhClip);
+
+// An R15-like rig: HumanoidRootPart > LowerTorso > UpperTorso > Head/arms, LowerTorso > legs.
+Rig make_r15_like() {
+  RigDesc desc;
+  desc.name = "r15-like";
+  const char* parts[] = {"HumanoidRootPart", "LowerTorso", "UpperTorso", "Head", "LeftUpperArm", "LeftLowerArm",
+                         "LeftHand", "RightUpperArm", "RightLowerArm", "RightHand", "LeftUpperLeg", "LeftLowerLeg",
+                         "LeftFoot", "RightUpperLeg", "RightLowerLeg", "RightFoot"};
+  for (const char* p : parts) {
+    PartDesc part;
+    part.id = p;
+    part.name = p;
+    part.size = glm::vec3(1.0f);
+    desc.parts.push_back(part);
+  }
+  struct J {
+    const char *name, *p0, *p1;
+    glm::vec3 c0;
+  };
+  const J joints[] = {{"Root", "HumanoidRootPart", "LowerTorso", {0, -0.2f, 0}},
+                      {"Waist", "LowerTorso", "UpperTorso", {0, 0.2f, 0}},
+                      {"Neck", "UpperTorso", "Head", {0, 0.8f, 0}},
+                      {"LeftShoulder", "UpperTorso", "LeftUpperArm", {-1, 0.56f, 0}},
+                      {"LeftElbow", "LeftUpperArm", "LeftLowerArm", {0, -0.33f, 0}},
+                      {"LeftWrist", "LeftLowerArm", "LeftHand", {0, -0.5f, 0}},
+                      {"RightShoulder", "UpperTorso", "RightUpperArm", {1, 0.56f, 0}},
+                      {"RightElbow", "RightUpperArm", "RightLowerArm", {0, -0.33f, 0}},
+                      {"RightWrist", "RightLowerArm", "RightHand", {0, -0.5f, 0}},
+                      {"LeftHip", "LowerTorso", "LeftUpperLeg", {-0.5f, -0.2f, 0}},
+                      {"LeftKnee", "LeftUpperLeg", "LeftLowerLeg", {0, -0.4f, 0}},
+                      {"LeftAnkle", "LeftLowerLeg", "LeftFoot", {0, -0.7f, 0}},
+                      {"RightHip", "LowerTorso", "RightUpperLeg", {0.5f, -0.2f, 0}},
+                      {"RightKnee", "RightUpperLeg", "RightLowerLeg", {0, -0.4f, 0}},
+                      {"RightAnkle", "RightLowerLeg", "RightFoot", {0, -0.7f, 0}}};
+  for (const J& j : joints) {
+    JointDesc d;
+    d.name = j.name;
+    d.part0 = j.p0;
+    d.part1 = j.p1;
+    d.c0 = Transform::from_position(j.c0);
+    desc.joints.push_back(d);
+  }
+  desc.root = "HumanoidRootPart";
+  Result<Rig> rig = build_rig(desc);
+  if (!rig) {
+    std::fprintf(stderr, "%s\n", rig.message().c_str());
+    std::abort();
+  }
+  return std::move(rig).value();
+}
+
+void BM_SampleR15Clip(benchmark::State& state) {
+  const Rig rig = make_r15_like();
+  Clip clip;
+  clip.name = "r15-synthetic";
+  clip.duration = 2.0f;
+  const int keys = static_cast<int>(state.range(0));
+  for (int j = 0; j < rig.joint_count(); ++j) {
+    ClipTrack track;
+    track.name = rig.child_name(j);
+    for (int k = 0; k < keys; ++k) {
+      const float t = clip.duration * static_cast<float>(k) / static_cast<float>(keys - 1);
+      track.rotation_times.push_back(t);
+      track.rotations.push_back(glm::angleAxis(0.7f * std::sin(3.0f * t + static_cast<float>(j)),
+                                               glm::normalize(glm::vec3(1.0f, 0.3f * static_cast<float>(j), 0.5f))));
+    }
+    if (j == 0) {
+      track.translation_times = track.rotation_times;
+      for (float t : track.rotation_times) track.translations.emplace_back(0.0f, 0.2f * std::sin(6.0f * t), 0.0f);
+    }
+    clip.tracks.push_back(track);
+  }
+  if (!clip_binds_natively(clip, rig)) {
+    state.SkipWithError("R15 clip does not bind natively");
+    return;
+  }
+  Result<ClipBinding> binding = bind_clip(clip, rig);
+  if (!binding) {
+    state.SkipWithError(binding.message().c_str());
+    return;
+  }
+  Pose pose = make_pose(rig);
+  float t = 0.0f;
+  for (auto _ : state) {
+    sample_clip(clip, binding.value(), t, WrapMode::kLoop, pose);
+    benchmark::DoNotOptimize(pose.local.data());
+    t += 0.0137f;
+  }
+  report(state, rig.joint_count());
+}
+BENCHMARK(BM_SampleR15Clip)->Arg(61)->Arg(601);
+
+}  // namespace
+
+BENCHMARK_MAIN();
