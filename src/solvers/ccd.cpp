@@ -72,7 +72,15 @@ SolveReport solve_ccd(std::span<const glm::vec3> points, const ChainGoal& goal, 
       // Warm start: turn the whole chain about the root so the endpoint points at the target
       // (the root joint's own CCD step, taken first). Without it, tip joints curl toward a
       // target behind the chain and the sweeps creep; measured in docs/solvers.md.
-      ccd_step(0, out, deltas, target, limits);
+      // Warm start: a (nearly) straight chain is laid as an arc reaching the target (CCD
+      // stalls on a straight chain aimed at the target: every joint already "points" at it);
+      // otherwise the root's own CCD step is taken first, turning the whole chain about the
+      // root so the endpoint points at the target. Measured in docs/solvers.md.
+      if (detail::arc_warm_start(points, target, goal, out)) {
+        if (limits != nullptr) detail::limited_forward(points, out, *limits, deltas);
+      } else {
+        ccd_step(0, out, deltas, target, limits);
+      }
       for (int pass = 1; pass <= max_passes; ++pass) {
         limited_last_pass = false;
         for (std::size_t i = n; i-- > 0;) limited_last_pass |= ccd_step(i, out, deltas, target, limits);

@@ -76,6 +76,67 @@ void apply_pole(std::span<glm::vec3> out, const glm::vec3& pole) {
   }
 }
 
+bool arc_warm_start(std::span<const glm::vec3> points, const glm::vec3& target, const ChainGoal& goal,
+                    std::span<glm::vec3> out) {
+  const std::size_t n = points.size() - 1;
+  const float total = chain_length(points);
+  const glm::vec3 chain_vec = points[n] - points[0];
+  const float chord_now = glm::length(chain_vec);
+  if (n < 2 || !(total > kChainTiny) || chord_now < 0.9995f * total) return false;
+  const glm::vec3 to_target = target - points[0];
+  const float d = glm::length(to_target);
+  if (!(d > kChainTiny) || d >= total) return false;
+  const glm::vec3 u = to_target / d;
+
+  // Bulge side v, orthogonal to u.
+  glm::vec3 v(0.0f);
+  if (goal.has_pole && finite3(goal.pole)) {
+    const glm::vec3 pv = goal.pole - points[0];
+    const glm::vec3 perp = pv - glm::dot(pv, u) * u;
+    if (glm::length(perp) > 1e-3f * glm::length(pv) + kChainTiny) v = glm::normalize(perp);
+  }
+  if (v == glm::vec3(0.0f)) {
+    const glm::vec3 w = chain_vec / chord_now;
+    const glm::vec3 perp = w - glm::dot(w, u) * u;
+    v = glm::length(perp) > 1e-3f ? glm::normalize(perp) : any_orthogonal(u);
+  }
+
+  // Chord of the arc whose segment k points at angle -k*phi (2D, first segment along +x).
+  const auto chord = [&](float phi, float& cx, float& cy) {
+    const float c = std::cos(phi);
+    const float s = std::sin(phi);
+    float dx = 1.0f, dy = 0.0f;
+    cx = cy = 0.0f;
+    for (std::size_t k = 0; k < n; ++k) {
+      const float len = segment_length(points, k);
+      cx += len * dx;
+      cy += len * dy;
+      const float nx = dx * c + dy * s;  // turn by -phi
+      dy = dy * c - dx * s;
+      dx = nx;
+    }
+    return std::sqrt(cx * cx + cy * cy);
+  };
+  float lo = 0.0f;
+  float hi = 2.0f * 3.14159265f / static_cast<float>(n);
+  float cx = 0.0f, cy = 0.0f;
+  if (chord(hi, cx, cy) < d) {
+    for (int it = 0; it < 24; ++it) {
+      const float mid = 0.5f * (lo + hi);
+      if (chord(mid, cx, cy) > d) lo = mid; else hi = mid;
+    }
+  }
+  const float phi = hi;
+  chord(phi, cx, cy);
+  const float first = -std::atan2(cy, cx);  // first segment's angle from the chord, toward v
+  out[0] = points[0];
+  for (std::size_t k = 0; k < n; ++k) {
+    const float a = first - static_cast<float>(k) * phi;
+    out[k + 1] = out[k] + segment_length(points, k) * (std::cos(a) * u + std::sin(a) * v);
+  }
+  return true;
+}
+
 glm::quat limit_frame(const ChainLimits& limits, std::span<const glm::quat> solved, std::size_t i) {
   const glm::quat parent = i == 0 ? limits.root_parent : solved[i - 1];
   return glm::normalize(parent * limits.rest_local[i]);

@@ -25,6 +25,15 @@ float segment_length(std::span<const glm::vec3> points, std::size_t i);
 /// Lays the chain straight from points[0] toward target (lengths of `points`).
 void lay_straight(std::span<const glm::vec3> points, const glm::vec3& target, std::span<glm::vec3> out);
 
+/// Warm start for a (nearly) straight chain and a reachable target closer than its length,
+/// where FABRIK and CCD stall (every point on one line gives them nothing to bend): lays the
+/// chain as a planar arc (every joint turns by the same angle phi, found by bisection so the
+/// chord equals the target distance), its chord on the root->target line, bulging toward the
+/// pole if given, else toward the chain's old direction, else any orthogonal side. Returns
+/// false (out untouched) when the chain is not nearly straight.
+bool arc_warm_start(std::span<const glm::vec3> points, const glm::vec3& target, const ChainGoal& goal,
+                    std::span<glm::vec3> out);
+
 /// Turns each intermediate out[i] about the axis through out[i-1], out[i+1] toward the pole.
 void apply_pole(std::span<glm::vec3> out, const glm::vec3& pole);
 

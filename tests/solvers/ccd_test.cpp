@@ -166,3 +166,27 @@ TEST_CASE("ccd: solving allocates nothing") {
   REQUIRE(scope.count() == 0);
   CHECK(std::isfinite(sink));
 }
+
+TEMPLATE_TEST_CASE_SIG("ccd: a straight chain (T-pose) reaches every grid target within 16 passes (SPEC IK6)", "",
+                       ((std::size_t N), N), 2, 3, 8) {
+  const auto chain = straight_chain<N>();
+  std::array<glm::vec3, N + 1> out{};
+  std::array<glm::quat, N> deltas{};
+  const float total = chain_length(chain);
+  for (float x = -1.0f; x <= 1.0f; x += 0.25f) {
+    for (float y = -1.0f; y <= 1.0f; y += 0.25f) {
+      for (float z = -1.0f; z <= 1.0f; z += 0.5f) {
+        const glm::vec3 dir(x, y, z);
+        if (glm::length(dir) < 0.3f || glm::length(dir) > 0.98f) continue;
+        ChainGoal goal;
+        goal.target = chain[0] + dir * total;
+        const SolveReport r = solve_ccd(chain, goal, out, deltas);
+        INFO("target " << goal.target.x << " " << goal.target.y << " " << goal.target.z);
+        REQUIRE(r.reached);
+        REQUIRE(r.passes <= 16);
+        REQUIRE(max_length_error(chain, out) <= 1e-5f * total);
+        REQUIRE(delta_rebuild_error(chain, out, deltas) <= 1e-4f);
+      }
+    }
+  }
+}
