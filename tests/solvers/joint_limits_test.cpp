@@ -183,3 +183,25 @@ TEST_CASE("limits: rest frames follow the parent (a rotated chain root does not 
   CHECK(rc.residual == Approx(rd.residual).margin(1e-4));
   for (std::size_t i = 0; i < 4; ++i) CHECK(glm::length(turn * out_c[i] - out_d[i]) < 1e-4f);
 }
+
+#include "support/alloc_counter.hpp"
+
+TEST_CASE("limits: limited FABRIK and CCD allocate nothing") {
+  PlanarChain c;
+  for (auto& l : c.limits) l = JointLimit::ball_socket({1, 0, 0}, glm::radians(30.0f), glm::radians(-5.0f), glm::radians(5.0f));
+  const ChainLimits lim = c.view();
+  std::array<glm::vec3, 4> out{};
+  std::array<glm::quat, 3> deltas{};
+  ChainGoal goal;
+  goal.has_pole = true;
+  goal.pole = {1, 3, 2};
+  float sink = 0.0f;
+  asterune::test::AllocationScope scope;
+  for (int i = 0; i < 20; ++i) {
+    goal.target = {2.0f, 0.1f * static_cast<float>(i), 0.5f};
+    sink += solve_fabrik(c.points, goal, out, deltas, ChainSettings{}, &lim).residual;
+    sink += solve_ccd(c.points, goal, out, deltas, ChainSettings{}, &lim).residual;
+  }
+  REQUIRE(scope.count() == 0);
+  CHECK(std::isfinite(sink));
+}
