@@ -1,0 +1,41 @@
+// The `asterune.frames/1` JSON document: solved frames of a rig as printed by
+// `asterune-solve --format json` (docs/formats.md) and read by other tools.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "asterune/math/transform.hpp"
+#include "asterune/rig/rig.hpp"
+
+namespace asterune::io {
+
+inline constexpr std::string_view kFramesFormat = "asterune.frames/1";
+
+/// What a control reports for one frame (filled by the control stack; empty until it exists).
+struct ControlReport {
+  std::string name;
+  bool reached = false;
+  float residual = 0.0f;  // distance left to the target, studs
+};
+
+/// One solved frame: per joint in layout order, the final T, its coverage and the world
+/// placement of the child part (part1).
+struct FrameRecord {
+  int frame = 0;
+  float time = 0.0f;
+  std::vector<Transform> local;
+  std::vector<float> coverage;
+  std::vector<Transform> world;
+  std::vector<ControlReport> controls;
+};
+
+/// Serializes frames as one `asterune.frames/1` object:
+/// {"format", "rig", "frames": [{"frame", "time", "joints": [{"name", "part0", "part1",
+/// "parent", "transform": {"position", "rotation"}, "coverage", "world": {...}}], "controls":
+/// [{"name", "reached", "residual"}]}]}. Part names (not ids) are printed; rotations are
+/// [w, x, y, z]. Each record must hold rig.joint_count() entries per array.
+std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frames);
+
+}  // namespace asterune::io

@@ -1,0 +1,44 @@
+// Scene files: the `asterune.scene/1` JSON format of docs/formats.md, read into a plain
+// SceneDesc (no JSON types in this header). A scene names a rig, the root placement, an
+// optional starting pose and the frames to run.
+//
+// Extending: the later blocks ("animation", "controls", "ground") are read by functions
+// registered in src/io/scene_blocks.cpp (one entry per key, each in its own source file) that
+// fill their own field of SceneDesc. Until a block has a reader, a scene using it fails with
+// "<file>: /<key>: '<key>' is not supported yet ..." rather than being silently ignored.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "asterune/math/result.hpp"
+#include "asterune/math/transform.hpp"
+
+namespace asterune::io {
+
+inline constexpr std::string_view kSceneFormat = "asterune.scene/1";
+
+struct SceneDesc {
+  std::filesystem::path file;                  // the scene file (empty for a scene built in code)
+  std::string rig = "builtin:r15";             // "builtin:..." or a path, already resolved against
+                                               // the scene file's folder (load with io::load_rig)
+  std::optional<Transform> root;               // root part placement; nullopt = the rig's default
+                                               // (io::default_root_placement)
+  std::optional<std::filesystem::path> pose;   // asterune.pose/1 file, resolved like `rig`
+  int frames = 1;                              // number of frames to run, >= 1
+  float dt = 1.0f / 60.0f;                     // seconds per frame, > 0
+};
+
+/// Parses `asterune.scene/1` text; relative paths are resolved against the folder of
+/// `scene_file` (which is also used in messages). Keys: format (required), rig (required),
+/// root (placement), pose, frames (integer 1..100000), dt (number in (0, 1]); keys starting
+/// with '_' are comments. Fails naming the file, the JSON path and the reason, including for
+/// unknown keys and for blocks not supported yet.
+Result<SceneDesc> parse_scene_json(std::string_view text, const std::filesystem::path& scene_file);
+
+/// Reads a scene file (see parse_scene_json).
+Result<SceneDesc> read_scene_file(const std::filesystem::path& path);
+
+}  // namespace asterune::io

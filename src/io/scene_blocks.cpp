@@ -1,0 +1,22 @@
+#include "scene_blocks.hpp"
+
+namespace asterune::io::detail {
+namespace {
+
+void not_supported_yet(const Json&, const std::string& pointer, const SceneBlockContext&, SceneDesc&) {
+  const std::string key = pointer.substr(1);
+  fail(pointer, "'" + key + "' is not supported yet by this version of asterune (remove the block to run the scene)");
+}
+
+// One entry per optional block. Replace not_supported_yet by the block's reader when it lands.
+constexpr SceneBlock kBlocks[] = {
+    {"animation", not_supported_yet},
+    {"ground", not_supported_yet},
+    {"controls", not_supported_yet},
+};
+
+}  // namespace
+
+std::span<const SceneBlock> scene_blocks() { return kBlocks; }
+
+}  // namespace asterune::io::detail
