@@ -28,7 +28,9 @@ bool same_bits(const Transform& a, const Transform& b) {
 }
 
 std::span<const int> chain_of(const std::variant<IkControl, LookAtControl>& bound) {
-  return std::visit([](const auto& c) { return std::span<const int>(c.joints); }, bound);
+  if (const auto* ik = std::get_if<IkControl>(&bound)) return ik->joints;
+  if (const auto* la = std::get_if<LookAtControl>(&bound)) return la->joints;
+  return {};
 }
 
 }  // namespace
@@ -176,16 +178,16 @@ void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, Pose& p
   const auto joints = chain_of(s.bound);
   std::span<Transform> cand(s.candidates);
   if (auto* ik = std::get_if<IkControl>(&s.bound)) {
-    const auto& settings = std::get<IkSettings>(s.desc.settings);
+    const auto* settings = std::get_if<IkSettings>(&s.desc.settings);
     glm::vec3 pole(0.0f);
     const glm::vec3* pole_ptr = nullptr;
-    if (settings.pole) {
-      pole = evaluate_target(*settings.pole, frame.root, world, frame.time);
+    if (settings != nullptr && settings->pole) {
+      pole = evaluate_target(*settings->pole, frame.root, world, frame.time);
       if (is_finite(pole)) pole_ptr = &pole;
     }
     solve_ik_control(*ik, rig, frame.root, pose.local, world, target, pole_ptr, cand);
   } else {
-    solve_look_at_control(std::get<LookAtControl>(s.bound), rig, frame.root, pose.local, world, target, cand);
+    solve_look_at_control(*std::get_if<LookAtControl>(&s.bound), rig, frame.root, pose.local, world, target, cand);
   }
 
   // CS3-CS5: blend changed joints, skip nonfinite candidates, raise coverage.
@@ -214,7 +216,7 @@ void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, Pose& p
     }
     rep.reached = rep.residual <= 1e-3f;
   } else {
-    const LookAtReport r = measure_look_at_control(std::get<LookAtControl>(s.bound), frame.root, world, target);
+    const LookAtReport r = measure_look_at_control(*std::get_if<LookAtControl>(&s.bound), frame.root, world, target);
     rep.residual = r.residual;
     rep.clamped = r.clamped;
     rep.reached = r.valid && r.reached;
