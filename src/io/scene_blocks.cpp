@@ -1,5 +1,7 @@
 #include "scene_blocks.hpp"
 
+#include "scene_controls.hpp"
+
 namespace asterune::io::detail {
 namespace {
 
@@ -12,7 +14,7 @@ void not_supported_yet(const Json&, const std::string& pointer, const SceneBlock
 constexpr SceneBlock kBlocks[] = {
     {"animation", not_supported_yet},
     {"ground", not_supported_yet},
-    {"controls", not_supported_yet},
+    {"controls", read_scene_controls},
 };
 
 }  // namespace

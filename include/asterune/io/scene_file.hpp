@@ -12,7 +12,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "asterune/controls/control.hpp"
 #include "asterune/math/result.hpp"
 #include "asterune/math/transform.hpp"
 
@@ -29,6 +31,7 @@ struct SceneDesc {
   std::optional<std::filesystem::path> pose;   // asterune.pose/1 file, resolved like `rig`
   int frames = 1;                              // number of frames to run, >= 1
   float dt = 1.0f / 60.0f;                     // seconds per frame, > 0
+  std::vector<ControlDesc> controls;           // "controls" block: ik and look_at (not yet bound to the rig)
 };
 
 /// Parses `asterune.scene/1` text; relative paths are resolved against the folder of
