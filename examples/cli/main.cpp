@@ -2,6 +2,8 @@
 //   asterune-solve                      built-in demo: builtin:r15 waving, last frame as a table
 //   asterune-solve SCENE.json [flags]   run an asterune.scene/1 file; flags override its values
 // Exit status: 0 on success, 2 on bad arguments or a bad file (one line on stderr).
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -11,6 +13,7 @@
 #include "asterune/io/pose_file.hpp"
 #include "asterune/io/rig_loader.hpp"
 #include "asterune/io/scene_file.hpp"
+#include "animation_source.hpp"
 #include "run.hpp"
 
 namespace {
@@ -35,11 +38,8 @@ constexpr int kDemoFrames = 60;
 constexpr float kDemoDt = 1.0f / 60.0f;
 
 cli::Run make_run(const Options& opt) {
-  if (!opt.clip.empty())
-    throw CliError("--clip is not available yet in this version (clips arrive with the retarget module)");
-
   io::SceneDesc scene;
-  const bool demo = opt.scene.empty() && opt.rig.empty() && opt.pose.empty();
+  const bool demo = opt.scene.empty() && opt.rig.empty() && opt.pose.empty() && opt.clip.empty();
   if (!opt.scene.empty()) {
     Result<io::SceneDesc> s = io::read_scene_file(opt.scene);
     if (!s) throw CliError(s.message());
@@ -51,6 +51,10 @@ cli::Run make_run(const Options& opt) {
   // Command-line overrides (paths on the command line are relative to the current folder).
   if (!opt.rig.empty()) scene.rig = opt.rig;
   if (!opt.pose.empty()) scene.pose = opt.pose;
+  if (!opt.clip.empty()) {  // keeps the scene's loop/retarget settings, else the defaults
+    if (!scene.animation) scene.animation = io::SceneAnimation{};
+    scene.animation->clip = opt.clip;
+  }
   if (opt.frames) scene.frames = *opt.frames;
   if (opt.dt) scene.dt = *opt.dt;
 
@@ -63,8 +67,20 @@ cli::Run make_run(const Options& opt) {
   run.frames = scene.frames;
   run.dt = scene.dt;
 
-  // Pose source: a pose file, else the demo wave, else the rest pose.
-  if (scene.pose) {
+  // Pose source: an animation (over the pose file, if any), a pose file, the demo wave, or rest.
+  if (scene.animation) {
+    std::optional<Pose> base;
+    if (scene.pose) {
+      Result<Pose> pose = io::read_pose_file(*scene.pose, run.rig);
+      if (!pose) throw CliError(pose.message());
+      base = std::move(pose.value());
+    }
+    auto source = std::make_unique<cli::AnimationPoseSource>(*scene.animation, run.rig, std::move(base));
+    // --clip without a scene or --frames plays the whole clip once.
+    if (opt.scene.empty() && !opt.frames)
+      run.frames = std::max(1, static_cast<int>(std::floor(source->duration() / run.dt + 1e-3f)) + 1);
+    run.source = std::move(source);
+  } else if (scene.pose) {
     Result<Pose> pose = io::read_pose_file(*scene.pose, run.rig);
     if (!pose) throw CliError(pose.message());
     run.source = std::make_unique<cli::StaticPoseSource>(std::move(pose.value()));
@@ -111,7 +127,11 @@ int main(int argc, char** argv) {
                  "or a Roblox .rbxmx model")
       ->type_name("RIG");
   app.add_option("--pose", opt.pose, "asterune.pose/1 file to use instead of the scene's pose")->type_name("FILE");
-  app.add_option("--clip", opt.clip, "animation clip (BVH); not available yet in this version")->type_name("FILE");
+  app.add_option("--clip", opt.clip,
+                 "animation clip (.bvh, .gltf, .glb) to play instead of the scene's: natively when its track names "
+                 "are the rig's, else retargeted with automatic humanoid mapping (or the scene's retarget block). "
+                 "Without a scene or --frames, the whole clip is played once at --dt")
+      ->type_name("FILE");
   app.add_option("--frames", opt.frames, "number of frames to run (default: the scene's, else 1; demo 60)")
       ->check(CLI::Range(1, 100000));
   app.add_option("--dt", opt.dt, "seconds per frame (default: the scene's, else 1/60)")

@@ -3,6 +3,10 @@
 #include "scene_controls.hpp"
 
 namespace asterune::io::detail {
+
+// Readers of the blocks, each in its own source file.
+void read_scene_animation(const Json& value, const std::string& pointer, const SceneBlockContext& ctx, SceneDesc& scene);
+
 namespace {
 
 void not_supported_yet(const Json&, const std::string& pointer, const SceneBlockContext&, SceneDesc&) {
@@ -12,7 +16,7 @@ void not_supported_yet(const Json&, const std::string& pointer, const SceneBlock
 
 // One entry per optional block. Replace not_supported_yet by the block's reader when it lands.
 constexpr SceneBlock kBlocks[] = {
-    {"animation", not_supported_yet},
+    {"animation", read_scene_animation},
     {"ground", not_supported_yet},
     {"controls", read_scene_controls},
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "asterune/rig/rig.hpp"
@@ -241,6 +242,21 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
                                  glm::conjugate(m) * target_rest[ut]);
     b.source_rest_position[ut] = source.rest_local[static_cast<size_t>(s)].position;
     b.translates[ut] = (profile.translation && source.parents[static_cast<size_t>(s)] < 0) ? 1 : 0;
+  }
+
+  // Travel reference on the ground (profile.rest_on_ground): lift the root's rest position so
+  // that the lowest rest point is at height 0 along the source up.
+  if (profile.rest_on_ground) {
+    const glm::vec3 up_source = glm::conjugate(F) * glm::vec3(0.0f, 1.0f, 0.0f);
+    float lowest = std::numeric_limits<float>::infinity();
+    for (int s = 0; s < ns; ++s) {
+      const auto us = static_cast<size_t>(s);
+      lowest = std::min(lowest, glm::dot(src.position[us], up_source));
+      if (!source.end_sites.empty())
+        lowest = std::min(lowest, glm::dot(src.position[us] + src.orientation[us] * source.end_sites[us], up_source));
+    }
+    for (int t = 0; t < nt; ++t)
+      if (b.translates[static_cast<size_t>(t)]) b.source_rest_position[static_cast<size_t>(t)] -= lowest * up_source;
   }
 
   // Translation scale (RT6).

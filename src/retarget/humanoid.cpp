@@ -343,6 +343,7 @@ Result<RetargetProfile> make_auto_profile(const SourceSkeleton& source, const Ri
   p.translation = options.translation;
   p.scale = options.scale;
   p.auto_scale = options.auto_scale;
+  p.rest_on_ground = options.rest_on_ground;
   if (options.auto_scale) {
     const Role legs[2][3] = {{Role::kLeftUpperLeg, Role::kLeftLowerLeg, Role::kLeftFoot},
                              {Role::kRightUpperLeg, Role::kRightLowerLeg, Role::kRightFoot}};

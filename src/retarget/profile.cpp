@@ -27,6 +27,7 @@ std::uint64_t profile_key(const RetargetProfile& profile) {
   h.f32(profile.facing.z);
   h.u64(profile.rest_matching ? 1 : 0);
   h.u64(profile.translation ? 1 : 0);
+  h.u64(profile.rest_on_ground ? 1 : 0);
   h.f32(profile.scale);
   h.u64(profile.auto_scale ? 1 : 0);
   h.u64(profile.source_leg.size());

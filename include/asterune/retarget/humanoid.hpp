@@ -95,6 +95,7 @@ struct AutoProfileOptions {
   bool translation = true;
   float scale = 1.0f;
   bool auto_scale = false;
+  bool rest_on_ground = false;  // RetargetProfile::rest_on_ground
   std::map<std::string, std::string> source_overrides;  // role -> source joint name
 };
 

@@ -43,6 +43,13 @@ struct RetargetProfile {
   /// nonpositive value falls back to 1 (SPEC RT6). Ignored when auto_scale is set.
   float scale = 1.0f;
 
+  /// Travel reference of the source root. false: its rest_local position. true: the rest pose
+  /// is taken to stand on the source's ground plane (height 0 along the source up F^-1 * +Y),
+  /// so the reference is the rest position lifted until the lowest rest point (joints and end
+  /// sites) is at height 0. Use it for sources whose root OFFSET is 0 while the motion carries
+  /// absolute positions (CMU BVH): otherwise the whole standing height counts as travel.
+  bool rest_on_ground = false;
+
   /// SPEC RT6 beyond: scale = target leg length / source leg length (hip to sole), measured
   /// along the leg chains below.
   bool auto_scale = false;

@@ -1,0 +1,53 @@
+#include "animation_source.hpp"
+
+#include <algorithm>
+
+#include "asterune/rig/rig.hpp"
+
+namespace asterune::cli {
+
+AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base)
+    : rig_(rig), base_(std::move(base)) {
+  scratch_local_.resize(static_cast<size_t>(rig.joint_count()));
+  scratch_coverage_.resize(static_cast<size_t>(rig.joint_count()));
+  auto loaded = io::load_source_clip(animation.clip, animation.retarget.units_to_studs);
+  if (!loaded) throw CliError(loaded.message());
+  clip_ = std::move(loaded).value();
+  wrap_ = animation.loop ? WrapMode::kLoop : WrapMode::kClamp;
+  // Native binding first (SPEC P3); the profile is only built when the names do not bind.
+  if (clip_binds_natively(clip_.clip, rig)) {
+    auto b = bind_animation(clip_.clip, rig, nullptr, nullptr);
+    if (!b) throw CliError(animation.clip.string() + ": " + b.message());
+    binding_ = std::move(b).value();
+  } else {
+    auto profile = io::make_scene_profile(animation.retarget, clip_.skeleton, rig, clip_.rest_on_ground);
+    if (!profile) throw CliError(animation.clip.string() + ": " + profile.message());
+    auto b = bind_animation(clip_.clip, rig, &clip_.skeleton, &profile.value());
+    if (!b) throw CliError(animation.clip.string() + ": " + b.message());
+    binding_ = std::move(b).value();
+  }
+  context_ = make_animation_context(binding_);
+}
+
+void AnimationPoseSource::sample(float time, std::span<Transform> local, std::span<float> coverage) {
+  if (!base_) {
+    sample_animation(clip_.clip, binding_, rig_, time, wrap_, context_, local, coverage);
+    return;
+  }
+  std::copy(base_->local.begin(), base_->local.end(), local.begin());
+  std::copy(base_->coverage.begin(), base_->coverage.end(), coverage.begin());
+  sample_animation(clip_.clip, binding_, rig_, time, wrap_, context_, scratch_local_, scratch_coverage_);
+  for (size_t j = 0; j < scratch_local_.size(); ++j) {
+    if (scratch_coverage_[j] <= 0.0f) continue;
+    local[j] = scratch_local_[j];
+    coverage[j] = scratch_coverage_[j];
+  }
+}
+
+std::string AnimationPoseSource::description() const {
+  if (binding_.mode == AnimationMode::kNative) return "native";
+  return "retargeted (" + std::to_string(binding_.retarget->mapped_count()) + " of " +
+         std::to_string(rig_.joint_count()) + " joints mapped)";
+}
+
+}  // namespace asterune::cli

@@ -1,0 +1,68 @@
+// The `animation` block of an asterune.scene/1 file (formats.md) and the loading it implies:
+//   "animation": {"clip": "walk.bvh", "loop": true,
+//                 "retarget": {"map": "auto", "rest_matching": true, "translation": true,
+//                              "scale": "auto"}}
+// `clip` is relative to the scene file (BVH, or glTF .gltf/.glb: its first animation).
+// `retarget` may be left out: it then means {"map": "auto", "rest_matching": true,
+// "translation": true, "scale": "auto"}. A clip whose track names are the rig's own names plays
+// natively whatever the retarget block says (SPEC P3).
+// Beyond formats.md, `retarget` also accepts: "map": {"<target joint>": "<source joint>", ...}
+// (an explicit mapping), "facing": "auto" | [w, x, y, z] (source -> rig rotation) and
+// "units": studs per source length unit (default: CMU units for BVH, metres for glTF).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "asterune/clip/clip.hpp"
+#include "asterune/math/result.hpp"
+#include "asterune/math/transform.hpp"
+#include "asterune/retarget/profile.hpp"
+#include "asterune/retarget/source_skeleton.hpp"
+
+namespace asterune {
+class Rig;
+}
+
+namespace asterune::io {
+
+struct SceneRetarget {
+  bool auto_map = true;                                   // "map": "auto"
+  std::vector<std::pair<std::string, std::string>> map;  // explicit target -> source joints
+  std::optional<glm::quat> facing;                        // nullopt: automatic (humanoid.hpp)
+  bool rest_matching = true;
+  bool translation = true;
+  float scale = 1.0f;
+  bool auto_scale = true;                                 // "scale": "auto" (the default)
+  std::optional<float> units_to_studs;                    // "units"
+};
+
+struct SceneAnimation {
+  std::filesystem::path clip;  // resolved against the scene file's folder
+  bool loop = true;
+  SceneRetarget retarget;
+};
+
+/// A clip with the skeleton it was authored on.
+struct SourceClip {
+  SourceSkeleton skeleton;
+  Clip clip;
+  bool rest_on_ground = false;  // BVH: root OFFSET 0, absolute root positions in the motion
+};
+
+/// Loads a BVH (.bvh) or glTF (.gltf, .glb: first animation of skin 0) clip. BVH lengths are
+/// taken as CMU units (kCmuUnitsToStuds), glTF as metres, unless `units_to_studs` is given.
+/// BVH clips set rest_on_ground (their root positions are absolute, their root OFFSET 0).
+Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::optional<float> units_to_studs = {});
+
+/// The retarget profile a scene asks for: make_auto_profile() for "map": "auto"; otherwise the
+/// explicit mapping, with auto_facing() and the humanoid leg chains (for scale "auto") taken
+/// from the roles of both sides. An explicit "facing" replaces the automatic one.
+/// `rest_on_ground` goes to RetargetProfile::rest_on_ground (SourceClip::rest_on_ground).
+Result<RetargetProfile> make_scene_profile(const SceneRetarget& retarget, const SourceSkeleton& source, const Rig& rig,
+                                           bool rest_on_ground = false);
+
+}  // namespace asterune::io

@@ -1,0 +1,51 @@
+// AnimationBinding: plays a clip on a rig, choosing native binding when the clip already uses
+// the rig's names (SPEC P3: even when a retarget profile exists) and rest-space retargeting
+// from the clip's source skeleton otherwise (SPEC RT4). Setup binds once; per frame,
+// sample_animation() writes the rig's motor transforms and coverage without allocating.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "asterune/clip/binding.hpp"
+#include "asterune/clip/clip.hpp"
+#include "asterune/clip/sample.hpp"
+#include "asterune/math/result.hpp"
+#include "asterune/retarget/binding.hpp"
+#include "asterune/retarget/cache.hpp"
+
+namespace asterune {
+
+class Rig;
+
+enum class AnimationMode { kNative, kRetarget };
+
+struct AnimationBinding {
+  AnimationMode mode = AnimationMode::kNative;
+  ClipBinding clip_binding;                         // to the rig (native) or to the source skeleton
+  std::shared_ptr<const RetargetBinding> retarget;  // set in kRetarget mode
+};
+
+/// Binds `clip` for playback on `rig`. Native when clip_binds_natively(clip, rig); otherwise
+/// the clip is bound to `source` and retargeted through `profile` (the binding comes from
+/// `cache` when one is given). Fails when neither applies (names the clip, the rig and why).
+Result<AnimationBinding> bind_animation(const Clip& clip, const Rig& rig, const SourceSkeleton* source,
+                                        const RetargetProfile* profile, RetargetCache* cache = nullptr);
+
+/// Per-character scratch for sample_animation().
+struct AnimationContext {
+  std::vector<Transform> source_local;
+  std::vector<float> source_coverage;
+  RetargetContext retarget;
+};
+
+/// Sizes the scratch for a binding (setup time).
+AnimationContext make_animation_context(const AnimationBinding& binding);
+
+/// Samples the clip at `time` into the rig's motor transforms T and coverage (rig joint count
+/// entries each). Allocation-free, no throw. Returns false (nothing written) on size mismatch.
+bool sample_animation(const Clip& clip, const AnimationBinding& binding, const Rig& rig, float time, WrapMode wrap,
+                      AnimationContext& context, std::span<Transform> local, std::span<float> coverage);
+
+}  // namespace asterune

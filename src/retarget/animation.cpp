@@ -1,0 +1,62 @@
+#include "asterune/retarget/animation.hpp"
+
+#include "asterune/rig/rig.hpp"
+
+namespace asterune {
+
+Result<AnimationBinding> bind_animation(const Clip& clip, const Rig& rig, const SourceSkeleton* source,
+                                        const RetargetProfile* profile, RetargetCache* cache) {
+  AnimationBinding out;
+  if (clip_binds_natively(clip, rig)) {  // SPEC P3: names win over any profile
+    auto b = bind_clip(clip, rig);
+    if (!b) return b.error();
+    out.mode = AnimationMode::kNative;
+    out.clip_binding = std::move(b).value();
+    return out;
+  }
+  if (!source || !profile)
+    return make_error("clip '" + clip.name + "' does not use the names of rig '" + rig.name() +
+                      "' and no source skeleton and retarget profile were given");
+  auto b = bind_clip(clip, *source);
+  if (!b) return b.error();
+  out.mode = AnimationMode::kRetarget;
+  out.clip_binding = std::move(b).value();
+  if (cache) {
+    auto r = cache->get(*source, rig, *profile);
+    if (!r) return r.error();
+    out.retarget = r.value();
+  } else {
+    auto r = build_retarget_binding(*source, rig, *profile);
+    if (!r) return r.error();
+    out.retarget = std::make_shared<const RetargetBinding>(std::move(r).value());
+  }
+  return out;
+}
+
+AnimationContext make_animation_context(const AnimationBinding& binding) {
+  AnimationContext c;
+  if (binding.mode == AnimationMode::kRetarget && binding.retarget) {
+    c.source_local.assign(static_cast<size_t>(binding.clip_binding.joint_count()), Transform::identity());
+    c.source_coverage.assign(c.source_local.size(), 0.0f);
+    c.retarget = make_retarget_context(*binding.retarget);
+  }
+  return c;
+}
+
+bool sample_animation(const Clip& clip, const AnimationBinding& binding, const Rig& rig, float time, WrapMode wrap,
+                      AnimationContext& context, std::span<Transform> local, std::span<float> coverage) {
+  const auto n = static_cast<size_t>(rig.joint_count());
+  if (local.size() != n || coverage.size() != n) return false;
+  if (binding.mode == AnimationMode::kNative) {
+    if (binding.clip_binding.joint_count() != rig.joint_count()) return false;
+    sample_clip(clip, binding.clip_binding, time, wrap, local, coverage);
+    return true;
+  }
+  if (!binding.retarget) return false;
+  sample_clip(clip, binding.clip_binding, time, wrap, context.source_local, context.source_coverage);
+  return sample_retarget(*binding.retarget, rig, context.source_local, context.source_coverage, context.retarget,
+                         local, coverage)
+      .ok;
+}
+
+}  // namespace asterune

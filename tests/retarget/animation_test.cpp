@@ -1,0 +1,177 @@
+// Native binding vs retargeting (SPEC P3), R15->R15 reproduction, baking (SPEC RT9) and the
+// allocation-free animation path.
+#include <catch2/catch.hpp>
+
+#include "asterune/io/bvh.hpp"
+#include "asterune/retarget/animation.hpp"
+#include "asterune/retarget/bake.hpp"
+#include "asterune/retarget/humanoid.hpp"
+#include "asterune/retarget/rig_source.hpp"
+#include "asterune/rig/builtin.hpp"
+#include "asterune/rig/rig.hpp"
+#include "retarget_support.hpp"
+#include "support/alloc_counter.hpp"
+
+using namespace asterune;
+
+namespace {
+
+Rig r15() { return std::move(build_rig(*builtin_rig_desc("r15")).value()); }
+
+// A clip authored on R15 names: random rotation keys on every joint, root travel.
+Clip r15_clip(const Rig& rig, std::mt19937& rng) {
+  Clip c;
+  c.name = "r15_wave";
+  c.duration = 1.0f;
+  for (int j = 0; j < rig.joint_count(); ++j) {
+    ClipTrack t;
+    t.name = rig.child_name(j);
+    for (int k = 0; k <= 4; ++k) {
+      t.rotation_times.push_back(0.25f * static_cast<float>(k));
+      t.rotations.push_back(test::random_rotation(rng, 1.0f));
+    }
+    if (t.name == "LowerTorso") {
+      t.translation_times = {0.0f, 1.0f};
+      t.translations = {glm::vec3(0), glm::vec3(0.5f, 0.2f, -3.0f)};
+    }
+    c.tracks.push_back(std::move(t));
+  }
+  return c;
+}
+
+io::BvhFile load_cmu(const char* file) {
+  auto bvh = io::load_bvh(std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/" + file);
+  REQUIRE(bvh.ok());
+  bvh.value().skeleton.units_to_studs = io::kCmuUnitsToStuds;
+  return std::move(bvh).value();
+}
+
+}  // namespace
+
+TEST_CASE("an R15-named clip binds natively on R15 even with a profile", "[retarget][animation]") {
+  // SPEC P3.
+  const Rig rig = r15();
+  std::mt19937 rng(21);
+  const Clip clip = r15_clip(rig, rng);
+  const io::BvhFile cmu = load_cmu("cmu_49_04_run_leap.bvh");
+  auto profile = make_auto_profile(cmu.skeleton, rig);
+  REQUIRE(profile.ok());
+  auto a = bind_animation(clip, rig, &cmu.skeleton, &profile.value());
+  REQUIRE(a.ok());
+  CHECK(a.value().mode == AnimationMode::kNative);
+  CHECK(a.value().retarget == nullptr);
+  AnimationContext ctx = make_animation_context(a.value());
+  std::vector<Transform> local(static_cast<size_t>(rig.joint_count())), direct(local.size());
+  std::vector<float> cov(local.size()), cov_direct(local.size());
+  auto native = bind_clip(clip, rig);
+  REQUIRE(native.ok());
+  for (float t : {0.0f, 0.3f, 0.77f}) {
+    REQUIRE(sample_animation(clip, a.value(), rig, t, WrapMode::kLoop, ctx, local, cov));
+    sample_clip(clip, native.value(), t, WrapMode::kLoop, direct, cov_direct);
+    for (size_t j = 0; j < local.size(); ++j) {
+      CHECK(local[j].rotation == direct[j].rotation);
+      CHECK(local[j].position == direct[j].position);
+    }
+  }
+  // The CMU clip does not use R15 names (though some, like Head, coincide): retargeted.
+  auto b = bind_animation(cmu.clip, rig, &cmu.skeleton, &profile.value());
+  REQUIRE(b.ok());
+  CHECK(b.value().mode == AnimationMode::kRetarget);
+  CHECK_FALSE(bind_animation(cmu.clip, rig, nullptr, nullptr).ok());
+}
+
+TEST_CASE("an R15 clip through an R15->R15 profile reproduces itself", "[retarget][animation]") {
+  // SPEC RT2/RT4 with the rig as its own source (rig_source.hpp).
+  const Rig rig = r15();
+  std::mt19937 rng(22);
+  const Clip clip = r15_clip(rig, rng);
+  const SourceSkeleton source = source_skeleton_from_rig(rig);
+  RetargetProfile p;
+  for (int j = 0; j < rig.joint_count(); ++j) p.joints.push_back({rig.child_name(j), source.joint_names[static_cast<size_t>(j)]});
+  auto b = build_retarget_binding(source, rig, p);
+  REQUIRE(b.ok());
+  auto native = bind_clip(clip, rig);
+  REQUIRE(native.ok());
+  const size_t n = static_cast<size_t>(rig.joint_count());
+  std::vector<Transform> motor(n), src(n), out(n);
+  std::vector<float> cov(n), out_cov(n);
+  RetargetContext ctx = make_retarget_context(b.value());
+  for (int k = 0; k <= 20; ++k) {
+    const float t = 0.05f * static_cast<float>(k);
+    sample_clip(clip, native.value(), t, WrapMode::kClamp, motor, cov);
+    source_pose_from_rig(rig, motor, src);
+    REQUIRE(sample_retarget(b.value(), rig, src, cov, ctx, out, out_cov).ok);
+    for (size_t j = 0; j < n; ++j) {
+      CHECK(test::angle_between(out[j].rotation, motor[j].rotation) < 1e-4f);
+      CHECK(glm::length(out[j].position - motor[j].position) < 1e-4f);
+      CHECK(out_cov[j] == cov[j]);
+    }
+  }
+}
+
+TEST_CASE("a baked clip sampled natively equals live retargeting at the key times", "[retarget][bake]") {
+  // SPEC RT9.
+  const Rig rig = r15();
+  const io::BvhFile cmu = load_cmu("cmu_49_04_run_leap.bvh");
+  AutoProfileOptions opt;
+  opt.auto_scale = true;
+  auto profile = make_auto_profile(cmu.skeleton, rig, opt);
+  REQUIRE(profile.ok());
+  // Leave the left arm unmapped: its joints must stay uncovered in the baked clip too (RT5).
+  auto& joints = profile.value().joints;
+  joints.erase(std::remove_if(joints.begin(), joints.end(),
+                              [](const JointMapping& m) { return m.target.rfind("LeftLowerArm", 0) == 0; }),
+               joints.end());
+  auto binding = build_retarget_binding(cmu.skeleton, rig, profile.value());
+  REQUIRE(binding.ok());
+  auto source_binding = bind_clip(cmu.clip, cmu.skeleton);
+  REQUIRE(source_binding.ok());
+  auto baked = bake_retarget(cmu.clip, source_binding.value(), binding.value(), rig);
+  REQUIRE(baked.ok());
+  CHECK(baked.value().tracks.size() == 14);
+  CHECK(clip_binds_natively(baked.value(), rig));
+  auto native = bind_clip(baked.value(), rig);
+  REQUIRE(native.ok());
+
+  const size_t n = static_cast<size_t>(rig.joint_count());
+  std::vector<Transform> live(n), from_bake(n), src(static_cast<size_t>(cmu.skeleton.joint_count()));
+  std::vector<float> live_cov(n), bake_cov(n), src_cov(src.size());
+  RetargetContext ctx = make_retarget_context(binding.value());
+  const int lla = rig.find_joint("LeftLowerArm").index;
+  float worst = 0.0f;
+  for (float t : clip_key_times(cmu.clip)) {
+    sample_clip(cmu.clip, source_binding.value(), t, WrapMode::kClamp, src, src_cov);
+    REQUIRE(sample_retarget(binding.value(), rig, src, src_cov, ctx, live, live_cov).ok);
+    sample_clip(baked.value(), native.value(), t, WrapMode::kClamp, from_bake, bake_cov);
+    for (size_t j = 0; j < n; ++j) {
+      worst = std::max(worst, test::angle_between(live[j].rotation, from_bake[j].rotation));
+      CHECK(glm::length(live[j].position - from_bake[j].position) < 1e-5f);
+      CHECK(live_cov[j] == bake_cov[j]);
+    }
+    CHECK(bake_cov[static_cast<size_t>(lla)] == 0.0f);
+  }
+  CHECK(worst < 1e-5f);
+}
+
+TEST_CASE("playing a BVH clip on R15 allocates nothing per frame", "[retarget][animation]") {
+  // SPEC RG1.
+  const Rig rig = r15();
+  const io::BvhFile cmu = load_cmu("cmu_131_01_start_walk_stop.bvh");
+  auto profile = make_auto_profile(cmu.skeleton, rig);
+  REQUIRE(profile.ok());
+  RetargetCache cache;
+  auto a = bind_animation(cmu.clip, rig, &cmu.skeleton, &profile.value(), &cache);
+  REQUIRE(a.ok());
+  AnimationContext ctx = make_animation_context(a.value());
+  std::vector<Transform> local(static_cast<size_t>(rig.joint_count()));
+  std::vector<float> cov(local.size());
+  bool ok = true;
+  {
+    test::AllocationScope scope;
+    for (int f = 0; f < 200; ++f)
+      ok = ok && sample_animation(cmu.clip, a.value(), rig, 0.01f * static_cast<float>(f), WrapMode::kLoop, ctx, local, cov);
+    CHECK(scope.count() == 0);
+  }
+  CHECK(ok);
+  for (const auto& t : local) CHECK(is_finite(t));
+}
