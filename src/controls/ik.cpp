@@ -109,6 +109,24 @@ SolveReport solve_ik_control(IkControl& c, const Rig& rig, const Transform& root
         in.has_pole = has_pole;
         if (has_pole) in.pole = *pole;
         in.previous_bend = c.previous_bend;
+        if (!has_pole) {
+          // The solver carries previous_bend from the CURRENT pose's root->end axis, which is
+          // right only when the pose persists between frames. The stack usually runs on a
+          // freshly composed pose, so instead keep last frame's bend by projecting it off the
+          // new root->target axis (well conditioned for frame-to-frame motion) and hand it over
+          // as a pole orthogonal to that axis.
+          const glm::vec3 to_target = target - in.root;
+          const float len = glm::length(to_target);
+          if (len > 1e-6f && glm::length(c.previous_bend) > 0.5f) {
+            const glm::vec3 axis = to_target / len;
+            const glm::vec3 perp = c.previous_bend - axis * glm::dot(c.previous_bend, axis);
+            const float perp_len = glm::length(perp);
+            if (perp_len > 1e-3f) {
+              in.has_pole = true;
+              in.pole = in.root + perp / perp_len;
+            }
+          }
+        }
         const TwoBoneResult r = solve_two_bone(in);
         report = r.report;
         c.deltas[0] = r.delta_upper;

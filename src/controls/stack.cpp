@@ -28,7 +28,9 @@ bool same_bits(const Transform& a, const Transform& b) {
 }
 
 std::span<const int> chain_of(const std::variant<IkControl, LookAtControl>& bound) {
-  return std::visit([](const auto& c) { return std::span<const int>(c.joints); }, bound);
+  if (const auto* ik = std::get_if<IkControl>(&bound)) return ik->joints;
+  if (const auto* la = std::get_if<LookAtControl>(&bound)) return la->joints;
+  return {};
 }
 
 }  // namespace
@@ -113,10 +115,15 @@ void ControlStack::set_target_position(int i, const glm::vec3& world_point) {
 }
 
 void ControlStack::update(const Rig& rig, const StackFrame& frame, Pose& pose, std::span<Transform> world) {
+  update(rig, frame, pose.local_span(), pose.coverage_span(), world);
+}
+
+void ControlStack::update(const Rig& rig, const StackFrame& frame, std::span<Transform> local,
+                          std::span<float> coverage, std::span<Transform> world) {
   for (Slot& s : slots_) s.report = ControlReport{};
   const size_t n = static_cast<size_t>(joint_count_);
-  if (rig.signature() != rig_signature_ || rig.joint_count() != joint_count_ || pose.local.size() != n ||
-      pose.coverage.size() != n || world.size() != n || !is_finite(frame.root))
+  if (rig.signature() != rig_signature_ || rig.joint_count() != joint_count_ || local.size() != n ||
+      coverage.size() != n || world.size() != n || !is_finite(frame.root))
     return;
   Transform root = frame.root;
   root.rotation = glm::normalize(root.rotation);
@@ -124,7 +131,7 @@ void ControlStack::update(const Rig& rig, const StackFrame& frame, Pose& pose, s
   StackFrame f = frame;
   f.root = root;
 
-  evaluate_world(rig, root, pose.local, world);
+  evaluate_world(rig, root, local, world);
 
   // CS1: ascending priority, stable for ties (insertion sort over a preallocated index list).
   for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<int>(i);
@@ -138,10 +145,11 @@ void ControlStack::update(const Rig& rig, const StackFrame& frame, Pose& pose, s
     }
     order_[k] = v;
   }
-  for (int i : order_) run(slots_[static_cast<size_t>(i)], rig, f, pose, world);
+  for (int i : order_) run(slots_[static_cast<size_t>(i)], rig, f, local, coverage, world);
 }
 
-void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, Pose& pose, std::span<Transform> world) {
+void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, std::span<Transform> local,
+                       std::span<float> coverage, std::span<Transform> world) {
   ControlReport& rep = s.report;
   if (!s.desc.enabled) {
     // CS7: a disabled control keeps no state, however it was disabled.
@@ -176,16 +184,16 @@ void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, Pose& p
   const auto joints = chain_of(s.bound);
   std::span<Transform> cand(s.candidates);
   if (auto* ik = std::get_if<IkControl>(&s.bound)) {
-    const auto& settings = std::get<IkSettings>(s.desc.settings);
+    const auto* settings = std::get_if<IkSettings>(&s.desc.settings);
     glm::vec3 pole(0.0f);
     const glm::vec3* pole_ptr = nullptr;
-    if (settings.pole) {
-      pole = evaluate_target(*settings.pole, frame.root, world, frame.time);
+    if (settings != nullptr && settings->pole) {
+      pole = evaluate_target(*settings->pole, frame.root, world, frame.time);
       if (is_finite(pole)) pole_ptr = &pole;
     }
-    solve_ik_control(*ik, rig, frame.root, pose.local, world, target, pole_ptr, cand);
+    solve_ik_control(*ik, rig, frame.root, local, world, target, pole_ptr, cand);
   } else {
-    solve_look_at_control(std::get<LookAtControl>(s.bound), rig, frame.root, pose.local, world, target, cand);
+    solve_look_at_control(*std::get_if<LookAtControl>(&s.bound), rig, frame.root, local, world, target, cand);
   }
 
   // CS3-CS5: blend changed joints, skip nonfinite candidates, raise coverage.
@@ -193,16 +201,16 @@ void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, Pose& p
   for (size_t k = 0; k < joints.size(); ++k) {
     const size_t j = static_cast<size_t>(joints[k]);
     const Transform& c = cand[k];
-    if (!is_finite(c) || same_bits(c, pose.local[j])) continue;
-    const Transform blended = weight >= 1.0f ? c : interpolate(pose.local[j], c, weight);
+    if (!is_finite(c) || same_bits(c, local[j])) continue;
+    const Transform blended = weight >= 1.0f ? c : interpolate(local[j], c, weight);
     if (!is_finite(blended)) continue;
-    pose.local[j] = blended;
-    pose.coverage[j] = std::max(pose.coverage[j], weight);
+    local[j] = blended;
+    coverage[j] = std::max(coverage[j], weight);
     ++rep.changed_joints;
     if (first_changed < 0) first_changed = static_cast<int>(k);
   }
   // The chain is a parent-linked run, so the first changed joint's subtree holds the rest.
-  if (first_changed >= 0) evaluate_world_subtree(rig, frame.root, pose.local, world, joints[static_cast<size_t>(first_changed)]);
+  if (first_changed >= 0) evaluate_world_subtree(rig, frame.root, local, world, joints[static_cast<size_t>(first_changed)]);
 
   rep.status = ControlStatus::kSolved;
   if (const auto* ik = std::get_if<IkControl>(&s.bound)) {
@@ -214,7 +222,7 @@ void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, Pose& p
     }
     rep.reached = rep.residual <= 1e-3f;
   } else {
-    const LookAtReport r = measure_look_at_control(std::get<LookAtControl>(s.bound), frame.root, world, target);
+    const LookAtReport r = measure_look_at_control(*std::get_if<LookAtControl>(&s.bound), frame.root, world, target);
     rep.residual = r.residual;
     rep.clamped = r.clamped;
     rep.reached = r.valid && r.reached;

@@ -1,5 +1,7 @@
 #include "scene_blocks.hpp"
 
+#include "scene_controls.hpp"
+
 namespace asterune::io::detail {
 
 // Readers of the blocks, each in its own source file.
@@ -16,7 +18,7 @@ void not_supported_yet(const Json&, const std::string& pointer, const SceneBlock
 constexpr SceneBlock kBlocks[] = {
     {"animation", read_scene_animation},
     {"ground", not_supported_yet},
-    {"controls", not_supported_yet},
+    {"controls", read_scene_controls},
 };
 
 }  // namespace

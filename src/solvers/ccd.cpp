@@ -69,9 +69,16 @@ SolveReport solve_ccd(std::span<const glm::vec3> points, const ChainGoal& goal, 
       for (std::size_t i = 0; i < n; ++i) deltas[i] = glm::normalize(limits->orientations[i]);
     }
     if (glm::length(out[n] - target) > tol) {
-      // Warm start: turn the whole chain about the root so the endpoint points at the target
-      // (the root joint's own CCD step, taken first). Without it, tip joints curl toward a
-      // target behind the chain and the sweeps creep; measured in docs/solvers.md.
+      // Warm start (measured in docs/solvers.md). CCD stalls on a straight chain aimed at the
+      // target (every joint already "points" at it) and creeps when a nearly straight chain
+      // must bend or unbend a lot (each sweep grows the bend by a factor). So a nearly
+      // straight chain is laid as a planar arc reaching the target, and a bent one has all its
+      // bend angles scaled by one factor so its chord matches the target distance; with
+      // limits the part orientations are then rebuilt (and clamped) from those points. Then
+      // the root's own step aims the whole chain at the target before the first sweep.
+      if (detail::arc_warm_start(points, target, goal, out) || detail::scale_bends(points, target, out, deltas, false)) {
+        if (limits != nullptr) detail::limited_forward(points, out, *limits, deltas);
+      }
       ccd_step(0, out, deltas, target, limits);
       for (int pass = 1; pass <= max_passes; ++pass) {
         limited_last_pass = false;

@@ -41,22 +41,32 @@ SolveReport solve_fabrik(std::span<const glm::vec3> points, const ChainGoal& goa
 
   SolveReport report;
   report.passes = 0;
+  bool limited_last_pass = false;  // a limit changed a joint in the last forward pass
   if (glm::length(target - root) >= total) {
     detail::lay_straight(points, target, out);
     report.passes = 1;
     report.clamped = true;
   } else if (glm::length(out[n] - target) > tol) {
-    // Warm start: one CCD sweep (tip to root) on the input shape. Lengths are untouched (rigid
-    // turns); it bends a nearly straight chain that must fold toward a near or rear target,
-    // the case where plain FABRIK creeps, and its last step aims the whole chain at the target.
-    for (std::size_t i = n; i-- > 0;) {
-      const glm::vec3 e = out[n] - out[i];
-      const glm::vec3 t = target - out[i];
-      const float el = glm::length(e);
-      const float tl = glm::length(t);
-      if (!(el > kChainTiny) || !(tl > kChainTiny)) continue;
-      const glm::quat turn = rotation_between(e / el, t / tl);
-      for (std::size_t j = i + 1; j <= n; ++j) out[j] = out[i] + turn * (out[j] - out[i]);
+    // Warm start (measured in docs/solvers.md). FABRIK cannot bend a chain whose points all
+    // lie on one line and creeps when a nearly straight chain must fold or unfold a lot, so:
+    // a nearly straight chain is laid as a planar arc whose chord reaches the target; a bent
+    // one has all its bend angles scaled by one factor so its chord matches the target
+    // distance, then is aimed at the target about the root. Only when neither applies, one CCD
+    // sweep (tip to root, rigid turns) bends the input shape toward the target.
+    if (!detail::arc_warm_start(points, target, goal, out)) {
+      if (detail::scale_bends(points, target, out, deltas, true)) {
+        detail::aim_about_root(out, target);
+      } else {
+        for (std::size_t i = n; i-- > 0;) {
+          const glm::vec3 e = out[n] - out[i];
+          const glm::vec3 t = target - out[i];
+          const float el = glm::length(e);
+          const float tl = glm::length(t);
+          if (!(el > kChainTiny) || !(tl > kChainTiny)) continue;
+          const glm::quat turn = rotation_between(e / el, t / tl);
+          for (std::size_t j = i + 1; j <= n; ++j) out[j] = out[i] + turn * (out[j] - out[i]);
+        }
+      }
     }
     for (int pass = 1; pass <= max_passes; ++pass) {
       out[n] = target;  // backward: endpoint onto the target, each point follows toward the root
@@ -65,7 +75,7 @@ SolveReport solve_fabrik(std::span<const glm::vec3> points, const ChainGoal& goa
       }
       out[0] = root;  // forward: root fixed, each point follows toward the endpoint
       if (limits != nullptr) {
-        detail::limited_forward(points, out, *limits, deltas);
+        limited_last_pass = detail::limited_forward(points, out, *limits, deltas);
       } else {
         for (std::size_t i = 0; i < n; ++i) {
           out[i + 1] = reach(out[i], out[i + 1], detail::segment_length(points, i), points[i + 1] - points[i]);
@@ -86,6 +96,7 @@ SolveReport solve_fabrik(std::span<const glm::vec3> points, const ChainGoal& goa
   }
   report.residual = glm::length(out[n] - target);
   report.reached = report.residual <= tol;
+  if (limited_last_pass && !report.reached) report.clamped = true;
   return report;
 }
 

@@ -52,9 +52,7 @@ glm::vec3 carried_bend(const TwoBoneInput& in, const glm::vec3& current_axis, bo
 
 glm::vec3 choose_bend(const TwoBoneInput& in, const TwoBoneSettings& settings, const glm::vec3& current_axis,
                       bool has_current_axis, const glm::vec3& axis, float reach) {
-  bool from_previous = false;
-  const glm::vec3 carry = carried_bend(in, current_axis, has_current_axis, axis, from_previous);
-  const bool has_carry = carry != glm::vec3(0.0f);
+  const bool has_previous = finite3(in.previous_bend) && glm::dot(in.previous_bend, in.previous_bend) > kTiny * kTiny;
   if (in.has_pole && finite3(in.pole)) {
     const glm::vec3 pv = in.pole - in.root;
     const float pv_len = glm::length(pv);
@@ -65,6 +63,9 @@ glm::vec3 choose_bend(const TwoBoneInput& in, const TwoBoneSettings& settings, c
       if (sine > 1e-5f) {
         const glm::vec3 p = perp / perp_len;
         // No tracking history: the pole decides at once.
+        if (!has_previous) return p;
+        bool from_previous = false;
+        const glm::vec3 carry = carried_bend(in, current_axis, has_current_axis, axis, from_previous);
         if (!from_previous) return p;
         // Tracking: turn the carried bend toward the pole about the axis, by the fraction w of
         // their angle (w eases the pole out within 30 degrees of the axis, where its sign is
@@ -79,8 +80,30 @@ glm::vec3 choose_bend(const TwoBoneInput& in, const TwoBoneSettings& settings, c
       }
     }
   }
-  if (has_carry) return carry;
+  bool from_previous = false;
+  const glm::vec3 carry = carried_bend(in, current_axis, has_current_axis, axis, from_previous);
+  if (carry != glm::vec3(0.0f)) return carry;
   return any_orthogonal(axis);
+}
+
+// Shortest-arc rotation between unit vectors (inline copy of rotation_between's formula for
+// the hot path; the opposite case turns half-way about `fallback_axis`).
+inline glm::quat shortest_arc(const glm::vec3& from, const glm::vec3& to, const glm::vec3& fallback_axis) {
+  const float d = glm::dot(from, to);
+  if (d < -0.999999f) return glm::quat(0.0f, fallback_axis.x, fallback_axis.y, fallback_axis.z);
+  const glm::vec3 c = glm::cross(from, to);
+  const glm::quat q(1.0f + d, c.x, c.y, c.z);
+  return q * (1.0f / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z));
+}
+
+// Rotation taking the orthonormal frame (u0, n0, u0 x n0) onto (u1, n1, u1 x n1).
+glm::quat frame_rotation(const glm::vec3& u0, const glm::vec3& n0, const glm::vec3& u1, const glm::vec3& n1) {
+  const glm::vec3 w0 = glm::cross(u0, n0);
+  const glm::vec3 w1 = glm::cross(u1, n1);
+  // R = u1 u0^T + n1 n0^T + w1 w0^T (glm: m[column][row]).
+  glm::mat3 m;
+  for (int c = 0; c < 3; ++c) m[c] = u1 * u0[c] + n1 * n0[c] + w1 * w0[c];
+  return glm::normalize(glm::quat_cast(m));
 }
 
 void report_unchanged(TwoBoneResult& r, const TwoBoneInput& in, const TwoBoneSettings& s) {
@@ -115,7 +138,9 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
   r.mid = in.mid;
   r.end = in.end;
   if (finite3(in.previous_bend)) r.bend_direction = in.previous_bend;
-  if (!finite3(in.root) || !finite3(in.mid) || !finite3(in.end) || !finite3(in.target)) {
+  // 0 * x is 0 for every finite x and NaN for NaN or infinity: one test for all twelve.
+  const glm::vec3 probe = 0.0f * in.root + 0.0f * in.mid + 0.0f * in.end + 0.0f * in.target;
+  if (!(probe.x + probe.y + probe.z == 0.0f)) {
     r.report = SolveReport{false, false, -1.0f, 0};
     return r;
   }
@@ -162,28 +187,22 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
   r.bend_direction = bend;
 
   // Deltas: map (upper direction, bend-plane normal) onto the solved pair, then the lower
-  // segment by the shortest arc after the upper delta.
+  // segment by the shortest arc after the upper delta (a turn about the plane normal).
   const glm::vec3 u0 = upper / a;
   const glm::vec3 l0 = lower / b;
-  const glm::quat q1 = rotation_between(u0, u1);
-  glm::quat delta_upper = q1;
+  const glm::vec3 l1 = (r.end - r.mid) / B;
   const glm::vec3 n0_raw = glm::cross(u0, l0);
-  const float n0_len = glm::length(n0_raw);
-  if (n0_len > 1e-3f) {
-    const glm::vec3 n1 = glm::normalize(glm::cross(bend, axis));
-    const glm::vec3 n0 = q1 * (n0_raw / n0_len);
-    const float c = glm::dot(n0, n1);
-    glm::quat q2;
-    if (c < -0.9999f) {
-      q2 = glm::quat(0.0f, u1.x, u1.y, u1.z);  // half turn about the solved upper direction
-    } else {
-      q2 = rotation_between(n0, n1);
-    }
-    delta_upper = glm::normalize(q2 * q1);
+  const float n0_len2 = glm::dot(n0_raw, n0_raw);
+  glm::quat delta_upper;
+  if (n0_len2 > 1e-6f) {
+    const glm::vec3 n1 = glm::cross(bend, axis);  // unit: bend is a unit vector orthogonal to axis
+    delta_upper = frame_rotation(u0, n0_raw / std::sqrt(n0_len2), u1, n1);
+    r.delta_lower = shortest_arc(delta_upper * l0, l1, n1);
+  } else {
+    delta_upper = shortest_arc(u0, u1, any_orthogonal(u0));
+    r.delta_lower = shortest_arc(glm::normalize(delta_upper * l0), l1, bend);
   }
-  const glm::vec3 l1 = glm::normalize(r.end - r.mid);
   r.delta_upper = delta_upper;
-  r.delta_lower = rotation_between(glm::normalize(delta_upper * l0), l1);
 
   r.report.clamped = std::fabs(d - requested) > 1e-6f * full;
   r.report.residual = glm::length(r.end - in.target);

@@ -171,3 +171,28 @@ TEST_CASE("IK setup errors are values naming the control", "[ik_control]") {
   auto dup = ControlStack::build(ch.rig, std::vector<ControlDesc>{left_arm({0, 0, 0}), left_arm({0, 0, 0})});
   CHECK_FALSE(dup.ok());
 }
+
+TEST_CASE("retained bend direction keeps the elbow continuous while a target sweeps", "[ik_control]") {
+  // SPEC IK3 continuity through the control's retained state (CS7 clears it): the pose is
+  // recomposed every frame, so only the retained bend carries the elbow side between frames.
+  Character ch;
+  auto s = ch.stack({left_arm({-1.5f, 2.6f, -1.0f})});
+  glm::vec3 last_dir(0.0f);
+  float worst = 0.0f;
+  for (int f = 0; f <= 200; ++f) {
+    // A line over the shoulder, where the axis is nearly opposite the rest arm: carrying the
+    // rest bend onto it is ill-conditioned, only last frame's bend is a good guide.
+    const float u = -1.0f + 2.0f * static_cast<float>(f) / 200.0f;
+    const glm::vec3 target = kLeftShoulderPivot + 1.3f * glm::vec3(0.3185f, 0.9479f, 0.0f) + glm::vec3(0.0f, 0.0f, 0.9f * u);
+    s.set_target_position(0, target);
+    reset_pose(ch.pose.local, ch.pose.coverage);
+    ch.update(s);
+    const glm::vec3 axis = glm::normalize(ch.point_on("LeftLowerArm", kWristInLowerArm) - kLeftShoulderPivot);
+    glm::vec3 e = ch.pivot("LeftLowerArm") - kLeftShoulderPivot;
+    e -= axis * glm::dot(e, axis);
+    const glm::vec3 dir = glm::normalize(e);
+    if (f > 0) worst = std::max(worst, std::acos(std::clamp(glm::dot(dir, last_dir), -1.0f, 1.0f)));
+    last_dir = dir;
+  }
+  CHECK(worst < 20.0f * 3.14159265f / 180.0f);
+}

@@ -51,3 +51,17 @@ inline float delta_rebuild_error(std::span<const glm::vec3> before, std::span<co
 }
 
 }  // namespace asterune::test
+
+namespace asterune::test {
+
+/// A perfectly straight chain along +X (a T-pose arm): the case where plain FABRIK and CCD
+/// stall, since every point already lies on one line.
+template <std::size_t N>
+std::array<glm::vec3, N + 1> straight_chain() {
+  std::array<glm::vec3, N + 1> p{};
+  p[0] = {0.0f, 1.0f, 0.0f};
+  for (std::size_t i = 0; i < N; ++i) p[i + 1] = p[i] + glm::vec3(1.0f - 0.1f * static_cast<float>(i), 0.0f, 0.0f);
+  return p;
+}
+
+}  // namespace asterune::test

@@ -56,6 +56,9 @@ class ControlStack {
   /// match its joint count; otherwise, or with a nonfinite root, nothing is written and every
   /// report says kNotRun. Allocation-free, no exceptions, deterministic.
   void update(const Rig& rig, const StackFrame& frame, Pose& pose, std::span<Transform> world);
+  /// The same on bare spans: `local` and `coverage` are the pose's arrays (layout order).
+  void update(const Rig& rig, const StackFrame& frame, std::span<Transform> local, std::span<float> coverage,
+              std::span<Transform> world);
 
   int size() const { return static_cast<int>(slots_.size()); }
   /// Index of the control named `name`, or -1.
@@ -84,7 +87,8 @@ class ControlStack {
     ControlReport report;
   };
   static Result<Slot> bind(const Rig& rig, const ControlDesc& control);
-  void run(Slot& slot, const Rig& rig, const StackFrame& frame, Pose& pose, std::span<Transform> world);
+  void run(Slot& slot, const Rig& rig, const StackFrame& frame, std::span<Transform> local, std::span<float> coverage,
+           std::span<Transform> world);
 
   std::vector<Slot> slots_;
   std::vector<int> order_;

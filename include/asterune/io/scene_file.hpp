@@ -12,10 +12,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "asterune/controls/control.hpp"
 #include "asterune/math/result.hpp"
-#include "asterune/math/transform.hpp"
 #include "asterune/io/scene_animation.hpp"
+#include "asterune/math/transform.hpp"
 
 namespace asterune::io {
 
@@ -31,6 +33,7 @@ struct SceneDesc {
   int frames = 1;                              // number of frames to run, >= 1
   float dt = 1.0f / 60.0f;                     // seconds per frame, > 0
   std::optional<SceneAnimation> animation;     // the "animation" block (scene_animation.hpp)
+  std::vector<ControlDesc> controls;           // "controls" block: ik and look_at (not yet bound to the rig)
 };
 
 /// Parses `asterune.scene/1` text; relative paths are resolved against the folder of

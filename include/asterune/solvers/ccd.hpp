@@ -16,12 +16,18 @@ namespace asterune {
 /// n-1 down to joint 0), until within settings.tolerance or max_passes sweeps. Each step turns
 /// the subtree below joint i by the shortest arc taking (endpoint - pivot) toward (target -
 /// pivot); with limits the resulting part orientation is clamped (joint_limits.hpp) before the
-/// subtree is moved. Lengths are preserved (rigid rotations). An unreachable target ends with
-/// the chain straightened toward it (up to convergence of the sweeps; clamped = true).
-/// With a pole, intermediate bends are turned toward it afterwards as in FABRIK (free chains
-/// only; with limits the pole is applied before the final limit pass).
-/// deltas_out holds the accumulated CCD rotations in the chain.hpp convention. Unusable
-/// input: as solve_fabrik. No allocation, no exceptions.
+/// subtree is moved. Lengths are preserved (rigid rotations).
+/// - Warm start: a nearly straight chain (chord >= 0.9995 of its length) with a reachable target
+///   is first laid as a planar arc reaching it (CCD stalls on a straight chain); otherwise the
+///   root's own step is taken once before the first sweep.
+/// - A free chain with an unreachable target is laid straight toward it (clamped = true).
+/// - With a pole, intermediate bends are turned toward it afterwards as in FABRIK; with limits a
+///   final limited pass then re-imposes the limits.
+/// - Convergence: targets up to ~0.8 of the reach converge within 16 sweeps; nearer full
+///   extension CCD can need more (docs/solvers.md has measured rates); the report then says
+///   reached = false with the measured residual.
+/// deltas_out holds the per-joint deltas in the chain.hpp convention. Unusable input: as
+/// solve_fabrik. No allocation, no exceptions.
 SolveReport solve_ccd(std::span<const glm::vec3> points, const ChainGoal& goal,
                       std::span<glm::vec3> points_out, std::span<glm::quat> deltas_out,
                       const ChainSettings& settings = {}, const ChainLimits* limits = nullptr);

@@ -16,8 +16,10 @@ namespace asterune {
 /// - Segment lengths are those of `points` and are preserved (to float precision, ~1e-5).
 /// - Target beyond the total length: the chain is laid straight from the fixed root toward it
 ///   (clamped = true, passes = 1).
-/// - Otherwise: backward pass (endpoint onto target, toward the root) then forward pass (root
-///   fixed, toward the endpoint), repeated until within settings.tolerance or max_passes.
+/// - Otherwise: a warm start (a nearly straight chain is laid as a planar arc reaching the
+///   target, else one CCD sweep bends the input shape toward it), then backward pass (endpoint
+///   onto target, toward the root) and forward pass (root fixed, toward the endpoint), repeated
+///   until within settings.tolerance or max_passes.
 /// - With a pole, each intermediate point i is then turned about the axis through points
 ///   i-1 and i+1 toward the pole (lengths and the endpoint are unchanged).
 /// - With limits (non-null, spans of n), every forward pass rebuilds each part's orientation,

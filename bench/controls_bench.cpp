@@ -1,0 +1,100 @@
+// Control-stack benchmarks: the pure look-at solver on a 3-joint chain, and a whole stack
+// (two arms + two legs + look-at) on the built-in R15 rig, per character per frame.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "asterune/controls/stack.hpp"
+#include "asterune/rig/builtin.hpp"
+#include "asterune/rig/rig.hpp"
+#include "asterune/solvers/look_at.hpp"
+
+using namespace asterune;
+
+namespace {
+
+void BM_LookAt3Joints(benchmark::State& state) {
+  const std::vector<glm::vec3> pivots{{0, 2.0f, 0}, {0, 3.2f, 0}, {0, 4.0f, 0}};
+  const std::vector<float> weights{0.3f, 0.5f, 1.0f};
+  std::vector<glm::quat> turns(3);
+  LookAtParams params;
+  float a = 0.0f;
+  for (auto _ : state) {
+    a += 0.01f;
+    const glm::vec3 target(4.0f * std::sin(a), 4.5f, -4.0f * std::cos(a));
+    const LookAtReport r = solve_look_at(pivots, {0, 4.5f, 0}, {0, 0, -1}, target, weights, params, turns);
+    benchmark::DoNotOptimize(r);
+    benchmark::DoNotOptimize(turns.data());
+  }
+}
+BENCHMARK(BM_LookAt3Joints);
+
+ControlDesc ik(const char* name, const char* root, const char* end, glm::vec3 offset, glm::vec3 target) {
+  ControlDesc d;
+  d.name = name;
+  d.target = target_at(target);
+  IkSettings s;
+  s.chain_root = root;
+  s.end = end;
+  s.end_offset = offset;
+  d.settings = s;
+  return d;
+}
+
+struct R15Stack {
+  Rig rig = build_rig(*builtin_rig_desc("r15")).value();
+  Pose rest = make_pose(rig);
+  Pose pose = make_pose(rig);
+  std::vector<Transform> world = std::vector<Transform>(static_cast<size_t>(rig.joint_count()));
+  ControlStack stack;
+
+  explicit R15Stack(bool with_ik, bool with_look) {
+    std::vector<ControlDesc> controls;
+    if (with_ik) {
+      controls.push_back(ik("LeftArm", "LeftUpperArm", "LeftLowerArm", {0, -0.5009f, 0}, {-1.6f, 3.0f, -0.8f}));
+      controls.push_back(ik("RightArm", "RightUpperArm", "RightHand", {0, -0.15f, 0}, {1.5f, 3.2f, -0.9f}));
+      controls.push_back(ik("LeftLeg", "LeftUpperLeg", "LeftFoot", {0, 0.1019f, 0}, {-0.5f, 0.5f, -0.3f}));
+      controls.push_back(ik("RightLeg", "RightUpperLeg", "RightFoot", {0, 0.1019f, 0}, {0.5f, 0.7f, 0.2f}));
+      std::get<IkSettings>(controls[3].settings).pole = target_at({0.5f, 1.0f, -3.0f});
+    }
+    if (with_look) {
+      ControlDesc look;
+      look.name = "Look";
+      look.smooth_time = 0.05f;
+      look.target = target_path({{0.0f, {3.0f, 4.5f, -4.0f}}, {1.0f, {-3.0f, 4.5f, -4.0f}}});
+      LookAtSettings la;
+      la.chain_root = "UpperTorso";
+      la.end = "Head";
+      look.settings = la;
+      controls.push_back(look);
+    }
+    stack = ControlStack::build(rig, controls).value();
+  }
+
+  void run(benchmark::State& state) {
+    float t = 0.0f;
+    for (auto _ : state) {
+      std::copy(rest.local.begin(), rest.local.end(), pose.local.begin());
+      std::copy(rest.coverage.begin(), rest.coverage.end(), pose.coverage.begin());
+      t += 1.0f / 60.0f;
+      if (t > 1.0f) t = 0.0f;
+      stack.update(rig, StackFrame{Transform::from_position({0, 3, 0}), 1.0f / 60.0f, t}, pose, world);
+      benchmark::DoNotOptimize(pose.local.data());
+    }
+  }
+};
+
+void BM_StackR15ArmsLegsLookAt(benchmark::State& state) { R15Stack(true, true).run(state); }
+BENCHMARK(BM_StackR15ArmsLegsLookAt);
+
+void BM_StackR15LookAtOnly(benchmark::State& state) { R15Stack(false, true).run(state); }
+BENCHMARK(BM_StackR15LookAtOnly);
+
+void BM_StackR15Empty(benchmark::State& state) { R15Stack(false, false).run(state); }
+BENCHMARK(BM_StackR15Empty);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,137 @@
+#include "scene_controls.hpp"
+
+#include <cmath>
+
+namespace asterune::io::detail {
+namespace {
+
+// {"position": p} | {"path": [{"t", "position"}...]} | {"part": name, "offset": p}
+Target read_target(const Json& v, const std::string& pointer) {
+  require_object(v, pointer);
+  check_keys(v, pointer, {"position", "path", "part", "offset"});
+  const Json* position = find_member(v, "position");
+  const Json* path = find_member(v, "path");
+  const Json* part = find_member(v, "part");
+  const int forms = (position ? 1 : 0) + (path ? 1 : 0) + (part ? 1 : 0);
+  if (forms != 1) fail(pointer, "a target needs exactly one of 'position', 'path' or 'part'");
+  if (find_member(v, "offset") && !part) fail(child_pointer(pointer, "offset"), "'offset' only goes with 'part'");
+  if (position) return target_at(read_vec3(*position, child_pointer(pointer, "position")));
+  if (part) {
+    glm::vec3 offset(0.0f);
+    if (const Json* o = find_member(v, "offset")) offset = read_vec3(*o, child_pointer(pointer, "offset"));
+    return target_on_part(read_name(*part, child_pointer(pointer, "part")), offset);
+  }
+  const std::string pp = child_pointer(pointer, "path");
+  require_array(*path, pp);
+  if (path->empty()) fail(pp, "a path needs at least one key");
+  std::vector<PathKey> keys;
+  for (size_t i = 0; i < path->size(); ++i) {
+    const std::string kp = child_pointer(pp, i);
+    const Json& k = (*path)[i];
+    require_object(k, kp);
+    check_keys(k, kp, {"t", "position"});
+    PathKey key;
+    key.t = read_float(require_member(k, kp, "t"), child_pointer(kp, "t"));
+    key.position = read_vec3(require_member(k, kp, "position"), child_pointer(kp, "position"));
+    if (!keys.empty() && key.t < keys.back().t) fail(child_pointer(kp, "t"), "path times must not decrease");
+    keys.push_back(key);
+  }
+  return target_path(std::move(keys));
+}
+
+float read_weight(const Json& v, const std::string& pointer) {
+  const float w = read_float(v, pointer);
+  if (w < 0.0f || w > 1.0f) fail(pointer, "must be in [0, 1]");
+  return w;
+}
+
+float read_angle_limit(const Json& v, const std::string& pointer) {
+  const float a = read_float(v, pointer);
+  if (a < 0.0f || a > 180.0f) fail(pointer, "must be an angle in degrees in [0, 180]");
+  return a;
+}
+
+ControlDesc read_control(const Json& v, const std::string& pointer) {
+  require_object(v, pointer);
+  const std::string type = read_name(require_member(v, pointer, "type"), child_pointer(pointer, "type"));
+  if (type == "feet" || type == "spring")
+    fail(child_pointer(pointer, "type"),
+         "control type '" + type + "' is not supported yet by this version of asterune (supported: ik, look_at)");
+  if (type != "ik" && type != "look_at")
+    fail(child_pointer(pointer, "type"), "unknown control type '" + type + "' (expected ik or look_at)");
+  if (type == "ik")
+    check_keys(v, pointer, {"type", "name", "chain_root", "end", "end_offset", "target", "pole", "solver", "priority",
+                            "weight", "smooth_time", "enabled", "orientation"});
+  else
+    check_keys(v, pointer, {"type", "name", "chain_root", "end", "target", "priority", "weight", "smooth_time",
+                            "enabled", "forward", "yaw_limit_deg", "pitch_limit_deg", "joint_weights"});
+
+  ControlDesc d;
+  d.name = read_name(require_member(v, pointer, "name"), child_pointer(pointer, "name"));
+  d.target = read_target(require_member(v, pointer, "target"), child_pointer(pointer, "target"));
+  if (const Json* p = find_member(v, "priority")) d.priority = read_int(*p, child_pointer(pointer, "priority"));
+  if (const Json* w = find_member(v, "weight")) d.weight = read_weight(*w, child_pointer(pointer, "weight"));
+  if (const Json* s = find_member(v, "smooth_time")) {
+    d.smooth_time = read_float(*s, child_pointer(pointer, "smooth_time"));
+    if (d.smooth_time < 0.0f) fail(child_pointer(pointer, "smooth_time"), "must be >= 0 seconds (0 = no smoothing)");
+  }
+  if (const Json* e = find_member(v, "enabled")) d.enabled = read_bool(*e, child_pointer(pointer, "enabled"));
+  const std::string chain_root = read_name(require_member(v, pointer, "chain_root"), child_pointer(pointer, "chain_root"));
+  const std::string end = read_name(require_member(v, pointer, "end"), child_pointer(pointer, "end"));
+
+  if (type == "ik") {
+    IkSettings ik;
+    ik.chain_root = chain_root;
+    ik.end = end;
+    if (const Json* o = find_member(v, "end_offset")) ik.end_offset = read_vec3(*o, child_pointer(pointer, "end_offset"));
+    if (const Json* p = find_member(v, "pole")) ik.pole = read_target(*p, child_pointer(pointer, "pole"));
+    if (const Json* s = find_member(v, "solver")) {
+      const std::string sp = child_pointer(pointer, "solver");
+      const std::string solver = read_string(*s, sp);
+      if (solver == "auto") ik.solver = IkSolver::kAuto;
+      else if (solver == "two_bone") ik.solver = IkSolver::kTwoBone;
+      else if (solver == "fabrik") ik.solver = IkSolver::kFabrik;
+      else if (solver == "ccd") ik.solver = IkSolver::kCcd;
+      else fail(sp, "unknown solver '" + solver + "' (expected auto, two_bone, fabrik or ccd)");
+    }
+    if (const Json* o = find_member(v, "orientation"))
+      ik.orientation_goal = read_placement(Json{{"rotation", *o}}, child_pointer(pointer, "orientation")).rotation;
+    d.settings = ik;
+  } else {
+    LookAtSettings la;
+    la.chain_root = chain_root;
+    la.end = end;
+    if (const Json* f = find_member(v, "forward")) {
+      const std::string fp = child_pointer(pointer, "forward");
+      la.forward = read_vec3(*f, fp);
+      if (!(glm::length(la.forward) > 1e-6f)) fail(fp, "the forward axis must not be zero");
+    }
+    if (const Json* y = find_member(v, "yaw_limit_deg")) la.yaw_limit_deg = read_angle_limit(*y, child_pointer(pointer, "yaw_limit_deg"));
+    if (const Json* p = find_member(v, "pitch_limit_deg"))
+      la.pitch_limit_deg = read_angle_limit(*p, child_pointer(pointer, "pitch_limit_deg"));
+    if (const Json* w = find_member(v, "joint_weights")) {
+      const std::string wp = child_pointer(pointer, "joint_weights");
+      require_array(*w, wp);
+      for (size_t i = 0; i < w->size(); ++i) la.joint_weights.push_back(read_weight((*w)[i], child_pointer(wp, i)));
+    }
+    d.settings = la;
+  }
+  return d;
+}
+
+}  // namespace
+
+void read_scene_controls(const Json& value, const std::string& pointer, const SceneBlockContext&, SceneDesc& scene) {
+  require_array(value, pointer);
+  std::vector<ControlDesc> controls;
+  for (size_t i = 0; i < value.size(); ++i) {
+    const std::string cp = child_pointer(pointer, i);
+    ControlDesc d = read_control(value[i], cp);
+    for (const ControlDesc& other : controls)
+      if (other.name == d.name) fail(child_pointer(cp, "name"), "control name '" + d.name + "' is used twice");
+    controls.push_back(std::move(d));
+  }
+  scene.controls = std::move(controls);
+}
+
+}  // namespace asterune::io::detail

@@ -1,0 +1,14 @@
+// Private: reader of the scene's "controls" block (formats.md): control types "ik" and
+// "look_at" become asterune::ControlDesc values in SceneDesc::controls; "feet" and "spring"
+// are refused as not supported yet.
+#pragma once
+
+#include <string>
+
+#include "scene_blocks.hpp"
+
+namespace asterune::io::detail {
+
+void read_scene_controls(const Json& value, const std::string& pointer, const SceneBlockContext& ctx, SceneDesc& scene);
+
+}  // namespace asterune::io::detail

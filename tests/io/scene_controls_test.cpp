@@ -1,0 +1,98 @@
+// The scene "controls" block (formats.md): ik and look_at controls, targets, poles; other
+// types fail clearly. Bound against the built-in R15 rig to check the names resolve.
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "asterune/controls/stack.hpp"
+#include "asterune/io/scene_file.hpp"
+#include "asterune/rig/builtin.hpp"
+#include "asterune/rig/rig.hpp"
+
+using namespace asterune;
+
+namespace {
+
+std::string scene_with(const std::string& controls) {
+  return R"({"format": "asterune.scene/1", "rig": "builtin:r15", "controls": )" + controls + "}";
+}
+
+}  // namespace
+
+TEST_CASE("scene controls: the formats.md ik and look_at examples read and bind", "[scene][controls]") {
+  const std::string text = scene_with(R"([
+    {"type": "ik", "name": "LeftArmReach", "chain_root": "LeftUpperArm", "end": "LeftHand",
+     "end_offset": [0, -0.15, 0], "target": {"position": [-1.2, 4.0, -1.0]},
+     "pole": {"position": [-2, 3, 1]}, "solver": "auto", "priority": 0, "weight": 1,
+     "smooth_time": 0.05},
+    {"type": "look_at", "name": "Head", "chain_root": "UpperTorso", "end": "Head",
+     "forward": [0, 0, -1], "target": {"path": [{"t": 0, "position": [3, 4.5, -4]},
+                                                {"t": 1, "position": [-3, 4.5, -4]}]},
+     "yaw_limit_deg": 70, "pitch_limit_deg": 40},
+    {"type": "ik", "name": "Leg", "chain_root": "RightUpperLeg", "end": "RightFoot",
+     "target": {"part": "HumanoidRootPart", "offset": [0.5, -2.5, -0.5]}, "solver": "ccd",
+     "enabled": false, "orientation": [1, 0, 0, 0]}
+  ])");
+  auto scene = io::parse_scene_json(text, "s.json");
+  INFO((scene.ok() ? std::string() : scene.message()));
+  REQUIRE(scene.ok());
+  const auto& c = scene.value().controls;
+  REQUIRE(c.size() == 3);
+  CHECK(c[0].name == "LeftArmReach");
+  CHECK(c[0].smooth_time == Approx(0.05f));
+  const auto& ik = std::get<IkSettings>(c[0].settings);
+  CHECK(ik.end_offset == glm::vec3(0, -0.15f, 0));
+  REQUIRE(ik.pole.has_value());
+  CHECK(ik.pole->position == glm::vec3(-2, 3, 1));
+  CHECK(c[0].target.kind == TargetKind::kPosition);
+  const auto& la = std::get<LookAtSettings>(c[1].settings);
+  CHECK(la.yaw_limit_deg == 70.0f);
+  CHECK(la.pitch_limit_deg == 40.0f);
+  CHECK(c[1].target.kind == TargetKind::kPath);
+  CHECK(c[1].target.path.size() == 2);
+  CHECK(c[2].target.kind == TargetKind::kPart);
+  CHECK_FALSE(c[2].enabled);
+  CHECK(std::get<IkSettings>(c[2].settings).solver == IkSolver::kCcd);
+  CHECK(std::get<IkSettings>(c[2].settings).orientation_goal.has_value());
+  const Rig rig = build_rig(*builtin_rig_desc("r15")).value();
+  auto stack = ControlStack::build(rig, c);
+  INFO((stack.ok() ? std::string() : stack.message()));
+  CHECK(stack.ok());
+}
+
+TEST_CASE("scene controls: bad blocks fail with the JSON path and the reason", "[scene][controls]") {
+  auto fails = [](const std::string& controls, const std::string& where, const std::string& why) {
+    auto scene = io::parse_scene_json(scene_with(controls), "bad.json");
+    REQUIRE_FALSE(scene.ok());
+    INFO(scene.message());
+    CHECK(scene.message().find("bad.json") != std::string::npos);
+    CHECK(scene.message().find(where) != std::string::npos);
+    CHECK(scene.message().find(why) != std::string::npos);
+  };
+  fails(R"([{"type": "feet", "name": "Feet", "legs": []}])", "/controls/0/type", "not supported yet");
+  fails(R"([{"type": "spring", "name": "Tail", "chain_root": "Tail1", "end": "Tail3"}])", "/controls/0/type",
+        "not supported yet");
+  fails(R"([{"type": "wobble", "name": "X"}])", "/controls/0/type", "unknown control type");
+  fails(R"([{"type": "ik", "name": "A", "chain_root": "LeftUpperArm", "end": "LeftHand"}])", "/controls/0",
+        "target");
+  fails(R"([{"type": "ik", "name": "A", "chain_root": "LeftUpperArm", "end": "LeftHand",
+             "target": {"position": [0, 0, 0], "part": "Head"}}])",
+        "/controls/0/target", "exactly one");
+  fails(R"([{"type": "ik", "name": "A", "chain_root": "LeftUpperArm", "end": "LeftHand",
+             "target": {"position": [0, 0, 0]}, "solver": "magic"}])",
+        "/controls/0/solver", "unknown solver");
+  fails(R"([{"type": "ik", "name": "A", "chain_root": "LeftUpperArm", "end": "LeftHand",
+             "target": {"position": [0, 0, 0]}, "weight": 2}])",
+        "/controls/0/weight", "[0, 1]");
+  fails(R"([{"type": "look_at", "name": "A", "chain_root": "UpperTorso", "end": "Head",
+             "target": {"path": [{"t": 1, "position": [0, 0, 0]}, {"t": 0, "position": [0, 0, 0]}]}}])",
+        "/controls/0/target/path/1/t", "must not decrease");
+  fails(R"([{"type": "look_at", "name": "A", "chain_root": "UpperTorso", "end": "Head",
+             "target": {"position": [0, 0, 0]}, "pole": {"position": [0, 0, 0]}}])",
+        "/controls/0", "pole");
+  fails(R"([{"type": "look_at", "name": "A", "chain_root": "UpperTorso", "end": "Head",
+             "target": {"position": [0, 0, 0]}},
+            {"type": "look_at", "name": "A", "chain_root": "UpperTorso", "end": "Head",
+             "target": {"position": [0, 0, 0]}}])",
+        "/controls/1/name", "used twice");
+}
