@@ -35,7 +35,7 @@ std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frame
     out_frames.push_back(std::move(f));
   }
   doc["frames"] = std::move(out_frames);
-  return doc.dump(1) + "\n";
+  return pretty_json(doc);
 }
 
 }  // namespace asterune::io

@@ -1,5 +1,6 @@
 #include "json_read.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -205,6 +206,41 @@ Json placement_json(const Transform& t) {
   const glm::quat& q = t.rotation;
   return Json{{"position", vec3_json(t.position)},
               {"rotation", Json::array({float_json(q.w), float_json(q.x), float_json(q.y), float_json(q.z)})}};
+}
+
+}  // namespace asterune::io::detail
+
+namespace asterune::io::detail {
+namespace {
+void pretty(const Json& v, int indent, std::string& out) {
+  const bool flat = !v.is_structured() || v.empty() ||
+                    std::all_of(v.begin(), v.end(), [](const Json& e) { return !e.is_structured(); }) ||
+                    (v.is_object() && v.size() <= 2 && std::all_of(v.begin(), v.end(), [](const Json& e) {
+                       return !e.is_object() && (!e.is_array() || std::all_of(e.begin(), e.end(), [](const Json& x) {
+                                                   return !x.is_structured();
+                                                 }));
+                     }));
+  if (flat) {
+    out += v.dump(-1, ' ', false, Json::error_handler_t::replace);
+    return;
+  }
+  const std::string pad(static_cast<size_t>(indent + 1), ' ');
+  out += v.is_array() ? "[\n" : "{\n";
+  size_t i = 0;
+  for (auto it = v.begin(); it != v.end(); ++it, ++i) {
+    out += pad;
+    if (v.is_object()) out += Json(it.key()).dump() + ": ";
+    pretty(*it, indent + 1, out);
+    out += (i + 1 < v.size()) ? ",\n" : "\n";
+  }
+  out += std::string(static_cast<size_t>(indent), ' ') + (v.is_array() ? "]" : "}");
+}
+}  // namespace
+
+std::string pretty_json(const Json& v) {
+  std::string out;
+  pretty(v, 0, out);
+  return out + "\n";
 }
 
 }  // namespace asterune::io::detail

@@ -69,4 +69,7 @@ Json vec3_json(const glm::vec3& v);
 /// {"position": [...], "rotation": [w, x, y, z]}
 Json placement_json(const Transform& t);
 
+/// Indented JSON text in which arrays of numbers and small placement objects stay on one line.
+std::string pretty_json(const Json& v);
+
 }  // namespace asterune::io::detail

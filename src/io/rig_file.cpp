@@ -3,7 +3,7 @@
 #include <fstream>
 #include <map>
 
-#include "json_read.hpp"
+#include "rig_document.hpp"
 
 namespace asterune::io {
 namespace detail {
@@ -140,7 +140,7 @@ std::string write_rig_json(const RigDesc& desc) {
     for (const auto& [role, part] : desc.roles) roles[role] = part;
     doc["roles"] = std::move(roles);
   }
-  return doc.dump(1) + "\n";
+  return pretty_json(doc);
 }
 
 Status write_rig_file(const RigDesc& desc, const std::filesystem::path& path) {

@@ -5,13 +5,9 @@
 #include "asterune/io/rig_file.hpp"
 #include "asterune/io/roblox.hpp"
 #include "asterune/rig/builtin.hpp"
-#include "json_read.hpp"
+#include "rig_document.hpp"
 
 namespace asterune::io {
-namespace detail {
-RigDesc read_rig_document(const Json& doc, std::string_view default_name);
-std::string default_rig_name(const std::filesystem::path& path);
-}  // namespace detail
 using namespace detail;
 
 Result<RigDesc> load_rig_desc(std::string_view spec) {

@@ -262,6 +262,7 @@ Result<Rig> build_rig(const RigDesc& desc) {
   rig.subtree_end_.resize(n);
   rig.c0_.resize(n);
   rig.c1_.resize(n);
+  rig.c1_inverse_.resize(n);
   rig.part0_.resize(n);
   rig.part1_.resize(n);
   rig.anchor_.resize(n);
@@ -275,6 +276,7 @@ Result<Rig> build_rig(const RigDesc& desc) {
     rig.part1_[j] = k.p1;
     rig.c0_[j] = Transform{glm::normalize(jd.c0.rotation), jd.c0.position};
     rig.c1_[j] = Transform{glm::normalize(jd.c1.rotation), jd.c1.position};
+    rig.c1_inverse_[j] = inverse(rig.c1_[j]);
     rig.parents_[j] = rig.joint_of_part_[static_cast<size_t>(k.p0)];
     if (rig.parents_[j] < 0 && k.p0 != root) {
       // SPEC R4: an unreached parent part sits at its rest placement relative to the root.

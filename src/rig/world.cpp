@@ -5,8 +5,9 @@
 namespace asterune {
 namespace {
 
-inline Transform place_child(const Transform& parent, const Transform& c0, const Transform& t, const Transform& c1) {
-  return parent * c0 * t * inverse(c1);
+inline Transform place_child(const Transform& parent, const Transform& c0, const Transform& t,
+                             const Transform& c1_inverse) {
+  return parent * c0 * t * c1_inverse;
 }
 
 // One forward walk over the layout range [begin, end); parents come before children.
@@ -14,13 +15,13 @@ void evaluate_range(const Rig& rig, const Transform& root, std::span<const Trans
                     std::span<Transform> world, int begin, int end) {
   const auto parents = rig.parents();
   const auto c0 = rig.c0();
-  const auto c1 = rig.c1();
+  const auto c1_inverse = rig.c1_inverse();
   const auto anchor = rig.anchor();
   for (int i = begin; i < end; ++i) {
     const size_t u = static_cast<size_t>(i);
     const int p = parents[u];
     const Transform parent = p >= 0 ? world[static_cast<size_t>(p)] : root * anchor[u];
-    world[u] = place_child(parent, c0[u], local[u], c1[u]);
+    world[u] = place_child(parent, c0[u], local[u], c1_inverse[u]);
   }
 }
 
@@ -68,13 +69,13 @@ Transform local_for_part(const Rig& rig, const Transform& parent_world, int j, c
 void evaluate_rest_world(const Rig& rig, const Transform& root, std::span<Transform> world) {
   const auto parents = rig.parents();
   const auto c0 = rig.c0();
-  const auto c1 = rig.c1();
+  const auto c1_inverse = rig.c1_inverse();
   const auto anchor = rig.anchor();
   const size_t n = static_cast<size_t>(rig.joint_count());
   for (size_t u = 0; u < n; ++u) {
     const int p = parents[u];
     const Transform parent = p >= 0 ? world[static_cast<size_t>(p)] : root * anchor[u];
-    world[u] = parent * c0[u] * inverse(c1[u]);
+    world[u] = parent * c0[u] * c1_inverse[u];
   }
 }
 

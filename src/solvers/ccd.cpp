@@ -17,6 +17,34 @@ float sanitized_tolerance(const ChainSettings& s) {
   return (std::isfinite(s.tolerance) && s.tolerance >= 0.0f) ? s.tolerance : 1e-3f;
 }
 
+// The CCD step at joint i: the shortest arc r taking (endpoint - pivot) toward (target -
+// pivot) turns joint i's subtree about out[i]. With limits, part i's new orientation is
+// clamped first (the part orientations live in `orient`) and the clamped turn is applied.
+// Returns true when a limit changed the turn.
+bool ccd_step(std::size_t i, std::span<glm::vec3> out, std::span<glm::quat> orient, const glm::vec3& target,
+              const ChainLimits* limits) {
+  const std::size_t n = orient.size();
+  const glm::vec3 pivot = out[i];
+  const glm::vec3 e = out[n] - pivot;
+  const glm::vec3 t = target - pivot;
+  const float el = glm::length(e);
+  const float tl = glm::length(t);
+  if (!(el > kChainTiny) || !(tl > kChainTiny)) return false;
+  glm::quat r = rotation_between(e / el, t / tl);
+  bool limited = false;
+  if (limits != nullptr) {
+    const glm::quat current = orient[i];
+    const glm::quat frame = detail::limit_frame(*limits, orient, i);
+    const glm::quat wanted = glm::conjugate(frame) * (r * current);
+    const glm::quat rel = clamp_to_limit(limits->limits[i], wanted);
+    limited = rotation_angle(glm::conjugate(wanted) * rel) > 1e-4f;
+    r = glm::normalize(glm::normalize(frame * rel) * glm::conjugate(current));
+    for (std::size_t j = i; j < n; ++j) orient[j] = glm::normalize(r * orient[j]);
+  }
+  for (std::size_t j = i + 1; j <= n; ++j) out[j] = pivot + r * (out[j] - pivot);
+  return limited;
+}
+
 }  // namespace
 
 SolveReport solve_ccd(std::span<const glm::vec3> points, const ChainGoal& goal, std::span<glm::vec3> out,
@@ -28,6 +56,7 @@ SolveReport solve_ccd(std::span<const glm::vec3> points, const ChainGoal& goal, 
   const glm::vec3& target = goal.target;
 
   SolveReport report;
+  bool limited_last_pass = false;
   const bool unreachable = glm::length(target - points[0]) >= chain_length(points);
   if (limits == nullptr && unreachable) {
     // A free chain's CCD sweeps converge to the straight line toward the target; lay it
@@ -40,24 +69,13 @@ SolveReport solve_ccd(std::span<const glm::vec3> points, const ChainGoal& goal, 
       for (std::size_t i = 0; i < n; ++i) deltas[i] = glm::normalize(limits->orientations[i]);
     }
     if (glm::length(out[n] - target) > tol) {
+      // Warm start: turn the whole chain about the root so the endpoint points at the target
+      // (the root joint's own CCD step, taken first). Without it, tip joints curl toward a
+      // target behind the chain and the sweeps creep; measured in docs/solvers.md.
+      ccd_step(0, out, deltas, target, limits);
       for (int pass = 1; pass <= max_passes; ++pass) {
-        for (std::size_t i = n; i-- > 0;) {
-          const glm::vec3 pivot = out[i];
-          const glm::vec3 e = out[n] - pivot;
-          const glm::vec3 t = target - pivot;
-          const float el = glm::length(e);
-          const float tl = glm::length(t);
-          if (!(el > kChainTiny) || !(tl > kChainTiny)) continue;
-          glm::quat r = rotation_between(e / el, t / tl);
-          if (limits != nullptr) {
-            const glm::quat current = deltas[i];
-            const glm::quat frame = detail::limit_frame(*limits, deltas, i);
-            const glm::quat rel = clamp_to_limit(limits->limits[i], glm::conjugate(frame) * (r * current));
-            r = glm::normalize(glm::normalize(frame * rel) * glm::conjugate(current));
-            for (std::size_t j = i; j < n; ++j) deltas[j] = glm::normalize(r * deltas[j]);
-          }
-          for (std::size_t j = i + 1; j <= n; ++j) out[j] = pivot + r * (out[j] - pivot);
-        }
+        limited_last_pass = false;
+        for (std::size_t i = n; i-- > 0;) limited_last_pass |= ccd_step(i, out, deltas, target, limits);
         report.passes = pass;
         if (glm::length(out[n] - target) <= tol) break;
       }
@@ -77,7 +95,7 @@ SolveReport solve_ccd(std::span<const glm::vec3> points, const ChainGoal& goal, 
   }
   report.residual = glm::length(out[n] - target);
   report.reached = report.residual <= tol;
-  if (limits != nullptr && !report.reached) report.clamped = true;
+  if (limited_last_pass && !report.reached) report.clamped = true;
   return report;
 }
 

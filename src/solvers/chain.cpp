@@ -58,16 +58,21 @@ void apply_pole(std::span<glm::vec3> out, const glm::vec3& pole) {
   for (std::size_t i = 1; i + 1 < out.size(); ++i) {
     glm::vec3 ax = out[i + 1] - out[i - 1];
     const float ax_len = glm::length(ax);
-    if (!(ax_len > kChainTiny)) continue;
+    // A nearly folded bend (neighbours almost coincide) has no well-conditioned axis.
+    const float scale = glm::length(out[i] - out[i - 1]) + glm::length(out[i + 1] - out[i]);
+    if (!(ax_len > 1e-3f * scale + kChainTiny)) continue;
     ax /= ax_len;
     const glm::vec3 foot = out[i - 1] + glm::dot(out[i] - out[i - 1], ax) * ax;
     const float radius = glm::length(out[i] - foot);
     if (!(radius > kChainTiny)) continue;
-    glm::vec3 toward = pole - foot;
-    toward -= glm::dot(toward, ax) * ax;
+    const glm::vec3 to_pole = pole - foot;
+    glm::vec3 toward = to_pole - glm::dot(to_pole, ax) * ax;
     const float t_len = glm::length(toward);
-    if (!(t_len > 1e-6f * radius + kChainTiny)) continue;
-    out[i] = foot + radius * (toward / t_len);
+    // A pole (nearly) on this bend's axis says nothing about the bend: leave it.
+    if (!(t_len > 1e-3f * glm::length(to_pole) + kChainTiny)) continue;
+    toward /= t_len;
+    toward = glm::normalize(toward - glm::dot(toward, ax) * ax);  // second Gram-Schmidt step
+    out[i] = foot + radius * toward;
   }
 }
 

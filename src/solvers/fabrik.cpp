@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "asterune/math/transform.hpp"
 #include "chain_internal.hpp"
 
 namespace asterune {
@@ -45,6 +46,18 @@ SolveReport solve_fabrik(std::span<const glm::vec3> points, const ChainGoal& goa
     report.passes = 1;
     report.clamped = true;
   } else if (glm::length(out[n] - target) > tol) {
+    // Warm start: one CCD sweep (tip to root) on the input shape. Lengths are untouched (rigid
+    // turns); it bends a nearly straight chain that must fold toward a near or rear target,
+    // the case where plain FABRIK creeps, and its last step aims the whole chain at the target.
+    for (std::size_t i = n; i-- > 0;) {
+      const glm::vec3 e = out[n] - out[i];
+      const glm::vec3 t = target - out[i];
+      const float el = glm::length(e);
+      const float tl = glm::length(t);
+      if (!(el > kChainTiny) || !(tl > kChainTiny)) continue;
+      const glm::quat turn = rotation_between(e / el, t / tl);
+      for (std::size_t j = i + 1; j <= n; ++j) out[j] = out[i] + turn * (out[j] - out[i]);
+    }
     for (int pass = 1; pass <= max_passes; ++pass) {
       out[n] = target;  // backward: endpoint onto the target, each point follows toward the root
       for (std::size_t i = n; i-- > 0;) {

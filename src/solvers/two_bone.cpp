@@ -32,22 +32,28 @@ glm::vec3 orthogonal_part(const glm::vec3& v, const glm::vec3& axis, float min_l
 
 // The bend direction carried over from the previous frame (or the current pose), moved onto
 // the new axis by the shortest arc from the current root->end axis. Zero when none is usable.
+// `from_previous` tells whether it came from the caller's previous_bend (tracking history).
 glm::vec3 carried_bend(const TwoBoneInput& in, const glm::vec3& current_axis, bool has_current_axis,
-                       const glm::vec3& axis) {
+                       const glm::vec3& axis, bool& from_previous) {
   glm::vec3 source(0.0f);
+  from_previous = false;
   if (finite3(in.previous_bend) && glm::length(in.previous_bend) > kTiny) {
     source = glm::normalize(in.previous_bend);
+    from_previous = true;
   } else if (has_current_axis) {
     source = orthogonal_part(in.mid - in.root, current_axis, kTiny * glm::length(in.mid - in.root) + 1e-12f);
   }
   if (source == glm::vec3(0.0f)) return source;
   if (has_current_axis) source = rotation_between(current_axis, axis) * source;
-  return orthogonal_part(source, axis, 1e-4f);
+  const glm::vec3 out = orthogonal_part(source, axis, 1e-4f);
+  if (out == glm::vec3(0.0f)) from_previous = false;
+  return out;
 }
 
-glm::vec3 choose_bend(const TwoBoneInput& in, const glm::vec3& current_axis, bool has_current_axis,
-                      const glm::vec3& axis, float reach) {
-  glm::vec3 carry = carried_bend(in, current_axis, has_current_axis, axis);
+glm::vec3 choose_bend(const TwoBoneInput& in, const TwoBoneSettings& settings, const glm::vec3& current_axis,
+                      bool has_current_axis, const glm::vec3& axis, float reach) {
+  bool from_previous = false;
+  const glm::vec3 carry = carried_bend(in, current_axis, has_current_axis, axis, from_previous);
   const bool has_carry = carry != glm::vec3(0.0f);
   if (in.has_pole && finite3(in.pole)) {
     const glm::vec3 pv = in.pole - in.root;
@@ -58,12 +64,17 @@ glm::vec3 choose_bend(const TwoBoneInput& in, const glm::vec3& current_axis, boo
       const float sine = perp_len / pv_len;
       if (sine > 1e-5f) {
         const glm::vec3 p = perp / perp_len;
-        const float w = smoothstep01(sine / kPoleFullSine);
-        if (w >= 1.0f || !has_carry) return p;
-        // Ease from the carried bend toward the pole by the fraction w of their angle, turning
-        // about the axis: near the axis the pole's sign is meaningless, the history decides.
+        // No tracking history: the pole decides at once.
+        if (!from_previous) return p;
+        // Tracking: turn the carried bend toward the pole about the axis, by the fraction w of
+        // their angle (w eases the pole out within 30 degrees of the axis, where its sign is
+        // meaningless) and by at most max_bend_turn per solve, so the knee swings over instead
+        // of flipping when the target sweeps through the pole axis.
         const float angle = std::atan2(glm::dot(glm::cross(carry, p), axis), glm::dot(carry, p));
-        const float t = w * angle;
+        float t = smoothstep01(sine / kPoleFullSine) * angle;
+        const float limit = settings.max_bend_turn;
+        if (std::isfinite(limit) && limit > 0.0f) t = std::clamp(t, -limit, limit);
+        if (t == angle) return p;
         return std::cos(t) * carry + std::sin(t) * glm::cross(axis, carry);
       }
     }
@@ -140,7 +151,7 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
   d = std::clamp(d, lo, hi);
   r.stretch = k;
 
-  const glm::vec3 bend = choose_bend(in, cur_axis, has_cur_axis, axis, full);
+  const glm::vec3 bend = choose_bend(in, settings, cur_axis, has_cur_axis, axis, full);
 
   // Law of cosines at the root: angle between the axis and the upper segment.
   const float cos_root = std::clamp((A * A + d * d - B * B) / (2.0f * A * d), -1.0f, 1.0f);
@@ -170,12 +181,11 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
     }
     delta_upper = glm::normalize(q2 * q1);
   }
-  const glm::vec3 l1 = (r.end - r.mid) / glm::length(r.end - r.mid);
+  const glm::vec3 l1 = glm::normalize(r.end - r.mid);
   r.delta_upper = delta_upper;
   r.delta_lower = rotation_between(glm::normalize(delta_upper * l0), l1);
 
-  const float requested_solved = requested;  // for the clamped flag
-  r.report.clamped = std::fabs(d - requested_solved) > 1e-6f * full;
+  r.report.clamped = std::fabs(d - requested) > 1e-6f * full;
   r.report.residual = glm::length(r.end - in.target);
   r.report.reached = r.report.residual <= settings.tolerance;
   r.report.passes = 1;

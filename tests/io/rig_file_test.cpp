@@ -379,3 +379,26 @@ TEST_CASE("asterune.pose/1: names, qualified names, coverage") {
     CHECK(io::parse_pose_json(R"({"format": "asterune.pose/1", "joints": {"Base/Hand": {}}})", two, "p"));
   }
 }
+
+TEST_CASE("every truncation of a rig file, a pose file and a .rbxmx fails cleanly (SPEC RG3)") {
+  const std::string rig_text = kGoodRig;
+  for (size_t n = 0; n < rig_text.size(); ++n) {
+    Result<RigDesc> r = io::parse_rig_json(rig_text.substr(0, n), "cut.rig.json");
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.message(), Contains("cut.rig.json: "));
+  }
+  Rig rig = build_rig(io::parse_rig_json(kGoodRig, "good").value()).value();
+  const std::string pose_text = R"({"format": "asterune.pose/1", "joints": {"Arm": {"rotation": [1, 0, 0, 0]}}})";
+  for (size_t n = 0; n < pose_text.size(); ++n) CHECK_FALSE(io::parse_pose_json(pose_text.substr(0, n), rig, "cut"));
+
+  std::ifstream in(test::data_path("roblox/ccdik_DummyR6.rbxmx"));
+  const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE(xml.size() > 1000);
+  for (size_t n = 0; n < xml.size(); n += 61) {
+    Result<RigDesc> r = io::parse_rbxmx(std::string_view(xml).substr(0, n), "cut.rbxmx");
+    // A prefix may still be well-formed up to a complete item; either way it never crashes and
+    // any result it gives builds (or fails to build) without crashing.
+    if (r) (void)build_rig(r.value());
+    else CHECK_THAT(r.message(), Contains("cut.rbxmx"));
+  }
+}

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "asterune/io/rig_file.hpp"
 #include "asterune/io/rig_loader.hpp"
 #include "asterune/io/roblox.hpp"
 #include "asterune/rig/world.hpp"
@@ -126,9 +127,25 @@ TEST_CASE(".rbxmx import reads motors, C0/C1, sizes and names as saved") {
   }
 }
 
-TEST_CASE("DummyWithConstraints: disabled constraints are not motors; all 15 Motor6Ds import") {
+TEST_CASE("DummyWithConstraints imports all 15 Motor6Ds and ignores its disabled constraints") {
   Result<RigDesc> desc = io::read_rbxmx_file(data_path("roblox/ccdik_DummyWithConstraints.rbxmx"));
   REQUIRE(desc);
   CHECK(desc.value().joints.size() == 15);
   CHECK(desc.value().parts.size() == 16);
+}
+
+TEST_CASE("a Roblox rig converted to asterune.rig/1 still reproduces the saved part CFrames") {
+  for (const Case& c : kCases) {
+    INFO(c.stem);
+    const nlohmann::json saved = load_json(data_path(std::string("roblox/") + c.stem + ".joints.json"));
+    Result<RigDesc> imported = io::read_rbxmx_file(data_path(std::string("roblox/") + c.stem + ".rbxmx"));
+    REQUIRE(imported);
+    Result<RigDesc> converted = io::parse_rig_json(io::write_rig_json(imported.value()), "converted.rig.json");
+    REQUIRE(converted);
+    Result<Rig> rig = build_rig(converted.value());
+    REQUIRE(rig);
+    const Errors e = compare_with_saved(rig.value(), saved["parts"]);
+    CHECK(e.position <= c.tolerance);
+    CHECK(e.axis <= 1e-4);
+  }
 }

@@ -11,6 +11,10 @@
 
 namespace asterune {
 
+/// How a channel moves between two keys. kLinear: slerp (shortest arc) for rotations, lerp
+/// for translations. kStep: hold the earlier key's value until the next key time.
+enum class Interpolation { kLinear, kStep };
+
 /// One joint's keys. Rotation and translation keys have their own times (ascending, seconds).
 /// Either channel may be empty: the sampler then uses the binding's default for that joint
 /// (identity for a rig's motor transform T, the rest local transform for a source skeleton).
@@ -20,6 +24,8 @@ struct ClipTrack {
   std::vector<glm::quat> rotations;
   std::vector<float> translation_times;
   std::vector<glm::vec3> translations;
+  Interpolation rotation_interpolation = Interpolation::kLinear;
+  Interpolation translation_interpolation = Interpolation::kLinear;
 };
 
 struct Clip {

@@ -63,6 +63,8 @@ class Rig {
   int subtree_end(int j) const { return subtree_end_[static_cast<size_t>(j)]; }
   std::span<const Transform> c0() const { return c0_; }
   std::span<const Transform> c1() const { return c1_; }
+  /// inverse(C1) per joint, precomputed for the forward walk.
+  std::span<const Transform> c1_inverse() const { return c1_inverse_; }
   /// Part indexes (into the part table) of each joint's parent and child part.
   std::span<const int> part0() const { return part0_; }
   std::span<const int> part1() const { return part1_; }
@@ -110,6 +112,7 @@ class Rig {
   std::vector<int> subtree_end_;
   std::vector<Transform> c0_;
   std::vector<Transform> c1_;
+  std::vector<Transform> c1_inverse_;
   std::vector<int> part0_;
   std::vector<int> part1_;
   std::vector<Transform> anchor_;

@@ -28,6 +28,11 @@ struct TwoBoneSettings {
   float max_stretch = 0.0f;
   /// `reached` holds when |solved end - target| <= tolerance (studs).
   float tolerance = 1e-3f;
+  /// Pole continuity (SPEC IK8): while tracking (previous_bend given), the bend direction
+  /// turns toward the pole by at most this angle (radians) per solve. A target sweeping
+  /// through the pole axis reverses the pole's side; this turns that reversal into a swing
+  /// over several frames instead of a flip. <= 0 or nonfinite = unlimited. Default 12 degrees.
+  float max_bend_turn = 0.2094395f;
 };
 
 /// The current pose and the goal. All points are world space (or any one common frame).
@@ -72,10 +77,14 @@ struct TwoBoneResult {
 /// Segment lengths a = |mid-root|, b = |end-mid| come from the input pose. The requested
 /// distance d = |target-root| is softened (if enabled), stretched (if enabled) and clamped to
 /// [|a-b| + e, a + b - e] with e = 1e-4 * (a + b); the solved end lies on the root->target ray
-/// at that distance. Bend direction, in order of preference: the pole (its component
-/// orthogonal to the axis), eased toward the previous/current bend when the pole comes within
-/// 30 degrees of the axis so that a target sweeping past it does not flip the knee; the
-/// previous/current bend carried onto the new axis by the shortest arc; any orthogonal.
+/// at that distance. Bend direction, in order of preference:
+///  1. the pole (its component orthogonal to the root->target axis) when usable. Without
+///     previous_bend it applies at once. With previous_bend (tracking) the carried bend turns
+///     toward it about the axis by w * angle, w = smoothstep(sine(pole, axis) / 0.5) (the pole
+///     loses authority within 30 degrees of the axis), at most settings.max_bend_turn per solve;
+///  2. the previous bend (else the current pose's bend) carried from the current root->end
+///     axis onto the new axis by the shortest arc;
+///  3. any direction orthogonal to the axis.
 /// Unusable input (nonfinite target or pivots): outputs equal the inputs, identity deltas,
 /// report {reached=false, residual=-1}. Zero-length segments: no change, report measured on
 /// the unchanged pose. A target at the root keeps the current root->end direction.

@@ -1,0 +1,151 @@
+#include "run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "asterune/rig/world.hpp"
+
+namespace asterune::cli {
+
+void StaticPoseSource::sample(float, std::span<Transform> local, std::span<float> coverage) {
+  std::copy(pose_.local.begin(), pose_.local.end(), local.begin());
+  std::copy(pose_.coverage.begin(), pose_.coverage.end(), coverage.begin());
+}
+
+WaveDemoSource::WaveDemoSource(const Rig& rig) {
+  auto find = [&](const char* name) { const JointLookup l = rig.find_joint(name); return l.found() ? l.index : -1; };
+  upper_arm_ = find("RightUpperArm");
+  lower_arm_ = find("RightLowerArm");
+  hand_ = find("RightHand");
+  head_ = find("Head");
+}
+
+void WaveDemoSource::sample(float time, std::span<Transform> local, std::span<float> coverage) {
+  constexpr float kPi = 3.14159265358979f;
+  const float deg = kPi / 180.0f;
+  const float wave = std::sin(2.0f * kPi * 1.5f * time);  // 1.5 waves per second
+  auto set = [&](int j, float angle_deg, const glm::vec3& axis) {
+    if (j < 0) return;
+    local[static_cast<size_t>(j)] = Transform::from_rotation(glm::angleAxis(angle_deg * deg, axis));
+    coverage[static_cast<size_t>(j)] = 1.0f;
+  };
+  // The right arm hangs along -Y at +X; turning about +Z raises it outwards and up.
+  set(upper_arm_, 140.0f, {0, 0, 1});
+  set(lower_arm_, 25.0f + 25.0f * wave, {0, 0, 1});  // the forearm swings side to side
+  set(hand_, 10.0f * wave, {0, 0, 1});
+  set(head_, 8.0f * wave, {0, 1, 0});  // the head turns a little with the wave
+}
+
+std::vector<io::FrameRecord> run_frames(Run& run, int first_recorded, int last_recorded) {
+  const int n = run.rig.joint_count();
+  Pose pose = make_pose(run.rig);
+  std::vector<Transform> world(static_cast<size_t>(n));
+  std::vector<io::ControlReport> reports;
+  std::vector<io::FrameRecord> out;
+  for (int f = 0; f < run.frames; ++f) {
+    const float t = static_cast<float>(f) * run.dt;
+    reset_pose(pose.local_span(), pose.coverage_span());
+    reports.clear();
+    if (run.source) run.source->sample(t, pose.local_span(), pose.coverage_span());
+    for (auto& step : run.steps) step->update(t, run.dt, run.root, pose.local_span(), pose.coverage_span(), reports);
+    evaluate_world(run.rig, run.root, pose.local_span(), world);
+    if (f >= first_recorded && f <= last_recorded)
+      out.push_back(io::FrameRecord{f, t, pose.local, pose.coverage, world, reports});
+  }
+  return out;
+}
+
+glm::vec3 euler_xyz_degrees(const glm::quat& q) {
+  const glm::mat3 m = rotation_matrix(q);  // m[column][row]
+  const float r02 = std::clamp(m[2][0], -1.0f, 1.0f);
+  float a, b, c;
+  b = std::asin(r02);
+  if (std::fabs(r02) < 0.99999f) {
+    a = std::atan2(-m[2][1], m[2][2]);  // -R12, R22
+    c = std::atan2(-m[1][0], m[0][0]);  // -R01, R00
+  } else {
+    a = std::atan2(m[1][2], m[1][1]);   // R21, R11
+    c = 0.0f;
+  }
+  const float k = 180.0f / 3.14159265358979f;
+  auto clean = [](float v) { return std::fabs(v) < 5e-5f ? 0.0f : v; };  // no "-0.00"
+  return {clean(a * k), clean(b * k), clean(c * k)};
+}
+
+namespace {
+
+std::string fmt(const char* format, auto... args) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, format, args...);
+  return buf;
+}
+
+float z(float v) { return std::fabs(v) < 5e-6f ? 0.0f : v; }  // print 0.000, never -0.000
+
+std::string parent_label(const Rig& rig, int j) {
+  if (rig.parent(j) >= 0) return rig.joint_name(rig.parent(j));
+  return rig.connected(j) ? std::string("(root part)") : std::string("(disconnected)");
+}
+
+}  // namespace
+
+std::string format_table(const Run& run, std::span<const io::FrameRecord> frames) {
+  const Rig& rig = run.rig;
+  std::string s;
+  const Transform& r = run.root;
+  s += fmt("rig %s: %d joints, root part %s at (%.3f, %.3f, %.3f); %d frame(s), dt %.4f s\n", rig.name().c_str(),
+           rig.joint_count(), rig.part(rig.root_part()).name.c_str(), z(r.position.x), z(r.position.y), z(r.position.z),
+           run.frames, run.dt);
+  s += "T = the joint's animated transform (child = P * C0 * T * C1^-1); rotation as quaternion [w x y z]\n"
+       "and as Euler angles in degrees, XYZ order: R = Rx(x) * Ry(y) * Rz(z) (Roblox CFrame.Angles).\n"
+       "world = the child part's world position (studs). cov = coverage.\n";
+  for (const io::FrameRecord& rec : frames) {
+    s += fmt("\nframe %d  t = %.4f s\n", rec.frame, rec.time);
+    s += fmt("%3s  %-16s %-16s %-16s %4s  %-24s  %-29s  %-24s    %s\n", "#", "joint", "child part", "parent joint", "cov",
+             "T position", "T rotation [w x y z]", "T Euler XYZ (deg)", "world position");
+    for (int j = 0; j < rig.joint_count(); ++j) {
+      const auto i = static_cast<size_t>(j);
+      const Transform& t = rec.local[i];
+      const glm::vec3 e = euler_xyz_degrees(t.rotation);
+      const glm::vec3& w = rec.world[i].position;
+      s += fmt("%3d  %-16s %-16s %-16s %4.2f  (%6.3f, %6.3f, %6.3f)  [%6.3f %6.3f %6.3f %6.3f]  (%6.1f, %6.1f, %6.1f)    (%6.3f, %6.3f, %6.3f)\n",
+               j, rig.joint_name(j).c_str(), rig.child_name(j).c_str(), parent_label(rig, j).c_str(),
+               rec.coverage[i], z(t.position.x), z(t.position.y), z(t.position.z), z(t.rotation.w), z(t.rotation.x),
+               z(t.rotation.y), z(t.rotation.z), e.x, e.y, e.z, z(w.x), z(w.y), z(w.z));
+    }
+    for (const io::ControlReport& c : rec.controls)
+      s += fmt("control %s: %s, residual %.4f\n", c.name.c_str(), c.reached ? "reached" : "not reached", c.residual);
+  }
+  return s;
+}
+
+std::string format_csv(const Run& run, std::span<const io::FrameRecord> frames) {
+  const Rig& rig = run.rig;
+  std::string s =
+      "frame,time,index,joint,part0,part1,parent,coverage,tx,ty,tz,qw,qx,qy,qz,euler_x_deg,euler_y_deg,euler_z_deg,"
+      "world_x,world_y,world_z,world_qw,world_qx,world_qy,world_qz\n";
+  auto quoted = [](const std::string& v) {
+    if (v.find_first_of(",\"\n") == std::string::npos) return v;
+    std::string q = "\"";
+    for (char c : v) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  for (const io::FrameRecord& rec : frames) {
+    for (int j = 0; j < rig.joint_count(); ++j) {
+      const auto i = static_cast<size_t>(j);
+      const Transform& t = rec.local[i];
+      const Transform& w = rec.world[i];
+      const glm::vec3 e = euler_xyz_degrees(t.rotation);
+      s += fmt("%d,%.6g,%d,%s,%s,%s,%d,%.6g,", rec.frame, rec.time, j, quoted(rig.joint_name(j)).c_str(),
+               quoted(rig.parent_name(j)).c_str(), quoted(rig.child_name(j)).c_str(), rig.parent(j), rec.coverage[i]);
+      s += fmt("%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.4f,%.4f,%.4f,", z(t.position.x), z(t.position.y), z(t.position.z),
+               z(t.rotation.w), z(t.rotation.x), z(t.rotation.y), z(t.rotation.z), e.x, e.y, e.z);
+      s += fmt("%.7g,%.7g,%.7g,%.7g,%.7g,%.7g,%.7g\n", z(w.position.x), z(w.position.y), z(w.position.z),
+               z(w.rotation.w), z(w.rotation.x), z(w.rotation.y), z(w.rotation.z));
+    }
+  }
+  return s;
+}
+
+}  // namespace asterune::cli

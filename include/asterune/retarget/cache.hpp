@@ -1,0 +1,46 @@
+// RetargetCache: shares immutable RetargetBindings between characters (SPEC RT7). A binding is
+// keyed by profile_key(profile), the target rig's layout signature and source_skeleton_key():
+// the same three give the same shared binding; any change to the mapping, the profile, the
+// rig layout or the source skeleton gives a new binding, never a stale one.
+// Lookups lock a mutex: use the cache at setup time; per-frame sampling never touches it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+#include "asterune/math/result.hpp"
+#include "asterune/retarget/binding.hpp"
+
+namespace asterune {
+
+class RetargetCache {
+ public:
+  using Key = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>;  // profile, rig, source
+
+  static Key key_of(const SourceSkeleton& source, const Rig& rig, const RetargetProfile& profile);
+
+  /// The cached binding for (profile, rig, source), building and inserting it on a miss.
+  /// Build failures are returned and not cached. Thread-safe.
+  Result<std::shared_ptr<const RetargetBinding>> get(const SourceSkeleton& source, const Rig& rig,
+                                                     const RetargetProfile& profile);
+
+  /// Number of hits and misses so far (for diagnostics and tests).
+  std::size_t hits() const;
+  std::size_t misses() const;
+  std::size_t size() const;
+
+  /// Drops every binding (holders of a shared_ptr keep theirs alive).
+  void clear();
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<Key, std::shared_ptr<const RetargetBinding>> bindings_;
+  std::size_t hits_ = 0;
+  std::size_t misses_ = 0;
+};
+
+}  // namespace asterune

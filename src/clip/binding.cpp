@@ -1,0 +1,152 @@
+#include "asterune/clip/binding.hpp"
+
+#include <cmath>
+#include <utility>
+
+#include "asterune/retarget/source_skeleton.hpp"
+#include "asterune/rig/rig.hpp"
+
+namespace asterune {
+
+namespace {
+
+std::string clip_label(const Clip& clip) { return "clip '" + clip.name + "'"; }
+
+std::string track_label(const Clip& clip, size_t t) {
+  return clip_label(clip) + ": track #" + std::to_string(t) + " '" + clip.tracks[t].name + "'";
+}
+
+Status check_times(const Clip& clip, size_t t, const std::vector<float>& times, size_t value_count,
+                   const char* channel) {
+  if (times.size() != value_count)
+    return make_error(track_label(clip, t) + ": " + channel + " has " + std::to_string(times.size()) +
+                      " times but " + std::to_string(value_count) + " values");
+  for (size_t k = 0; k < times.size(); ++k) {
+    if (!std::isfinite(times[k]))
+      return make_error(track_label(clip, t) + ": " + channel + " key " + std::to_string(k) + " has a nonfinite time");
+    if (k > 0 && times[k] < times[k - 1])
+      return make_error(track_label(clip, t) + ": " + channel + " key " + std::to_string(k) +
+                        " time goes backwards (" + std::to_string(times[k]) + " < " + std::to_string(times[k - 1]) + ")");
+  }
+  return Success{};
+}
+
+}  // namespace
+
+int ClipBinding::bound_count() const {
+  int n = 0;
+  for (int t : track_of_joint_) n += t >= 0 ? 1 : 0;
+  return n;
+}
+
+Status validate_clip(const Clip& clip) {
+  for (size_t t = 0; t < clip.tracks.size(); ++t) {
+    const ClipTrack& track = clip.tracks[t];
+    if (Status s = check_times(clip, t, track.rotation_times, track.rotations.size(), "rotation"); !s) return s;
+    if (Status s = check_times(clip, t, track.translation_times, track.translations.size(), "translation"); !s)
+      return s;
+    for (size_t k = 0; k < track.rotations.size(); ++k) {
+      const glm::quat& q = track.rotations[k];
+      if (!is_finite(q))
+        return make_error(track_label(clip, t) + ": rotation key " + std::to_string(k) + " is nonfinite");
+      const float len = std::sqrt(glm::dot(q, q));
+      if (std::fabs(len - 1.0f) > 1e-3f)
+        return make_error(track_label(clip, t) + ": rotation key " + std::to_string(k) +
+                          " is not unit length (|q| = " + std::to_string(len) + ")");
+    }
+    for (size_t k = 0; k < track.translations.size(); ++k)
+      if (!is_finite(track.translations[k]))
+        return make_error(track_label(clip, t) + ": translation key " + std::to_string(k) + " is nonfinite");
+  }
+  return Success{};
+}
+
+Result<ClipBinding> make_clip_binding(const Clip& clip, std::vector<int> track_of_joint,
+                                      std::vector<Transform> defaults,
+                                      std::vector<std::string> unmatched_tracks) {
+  if (Status s = validate_clip(clip); !s) return s.error();
+  if (defaults.size() != track_of_joint.size())
+    return make_error(clip_label(clip) + ": binding has " + std::to_string(track_of_joint.size()) +
+                      " joints but " + std::to_string(defaults.size()) + " defaults");
+  const int track_count = static_cast<int>(clip.tracks.size());
+  std::vector<int> joint_of_track(clip.tracks.size(), -1);
+  for (size_t j = 0; j < track_of_joint.size(); ++j) {
+    const int t = track_of_joint[j];
+    if (t < -1 || t >= track_count)
+      return make_error(clip_label(clip) + ": joint " + std::to_string(j) + " refers to track " +
+                        std::to_string(t) + " but the clip has " + std::to_string(track_count) + " tracks");
+    if (!is_finite(defaults[j]))
+      return make_error(clip_label(clip) + ": joint " + std::to_string(j) + " has a nonfinite default transform");
+    if (t < 0) continue;
+    if (joint_of_track[static_cast<size_t>(t)] >= 0)
+      return make_error(track_label(clip, static_cast<size_t>(t)) + ": drives both joint " +
+                        std::to_string(joint_of_track[static_cast<size_t>(t)]) + " and joint " + std::to_string(j));
+    joint_of_track[static_cast<size_t>(t)] = static_cast<int>(j);
+  }
+  ClipBinding binding;
+  binding.track_of_joint_ = std::move(track_of_joint);
+  binding.defaults_ = std::move(defaults);
+  binding.unmatched_ = std::move(unmatched_tracks);
+  binding.track_count_ = track_count;
+  return binding;
+}
+
+Result<ClipBinding> bind_clip(const Clip& clip, const Rig& rig) {
+  std::vector<int> track_of_joint(static_cast<size_t>(rig.joint_count()), -1);
+  std::vector<std::string> unmatched;
+  for (size_t t = 0; t < clip.tracks.size(); ++t) {
+    const std::string& name = clip.tracks[t].name;
+    const JointLookup lookup = rig.find_joint(name);
+    if (lookup.status == LookupStatus::kAmbiguous)
+      return make_error(track_label(clip, t) + " on rig '" + rig.name() + "': " + lookup.message);
+    if (!lookup.found()) {
+      unmatched.push_back(name);
+      continue;
+    }
+    int& slot = track_of_joint[static_cast<size_t>(lookup.index)];
+    if (slot >= 0)
+      return make_error(track_label(clip, t) + " on rig '" + rig.name() + "': joint '" +
+                        rig.parent_name(lookup.index) + "/" + rig.child_name(lookup.index) +
+                        "' is already driven by track '" + clip.tracks[static_cast<size_t>(slot)].name + "'");
+    slot = static_cast<int>(t);
+  }
+  std::vector<Transform> defaults(static_cast<size_t>(rig.joint_count()), Transform::identity());
+  return make_clip_binding(clip, std::move(track_of_joint), std::move(defaults), std::move(unmatched));
+}
+
+Result<ClipBinding> bind_clip(const Clip& clip, const SourceSkeleton& skeleton) {
+  if (skeleton.rest_local.size() != skeleton.joint_names.size())
+    return make_error(clip_label(clip) + ": source skeleton '" + skeleton.name + "' has " +
+                      std::to_string(skeleton.joint_names.size()) + " joint names but " +
+                      std::to_string(skeleton.rest_local.size()) + " rest transforms");
+  std::vector<int> track_of_joint(skeleton.joint_names.size(), -1);
+  std::vector<std::string> unmatched;
+  for (size_t t = 0; t < clip.tracks.size(); ++t) {
+    const std::string& name = clip.tracks[t].name;
+    const int j = skeleton.find(name);
+    if (j < 0) {
+      unmatched.push_back(name);
+      continue;
+    }
+    int& slot = track_of_joint[static_cast<size_t>(j)];
+    if (slot >= 0)
+      return make_error(track_label(clip, t) + " on skeleton '" + skeleton.name + "': joint '" + name +
+                        "' is already driven by track #" + std::to_string(slot));
+    slot = static_cast<int>(t);
+  }
+  return make_clip_binding(clip, std::move(track_of_joint), skeleton.rest_local, std::move(unmatched));
+}
+
+bool clip_binds_natively(const Clip& clip, const Rig& rig) {
+  if (clip.tracks.empty()) return false;
+  std::vector<char> used(static_cast<size_t>(rig.joint_count()), 0);
+  for (const ClipTrack& track : clip.tracks) {
+    const JointLookup lookup = rig.find_joint(track.name);
+    if (!lookup.found()) return false;
+    if (used[static_cast<size_t>(lookup.index)]) return false;
+    used[static_cast<size_t>(lookup.index)] = 1;
+  }
+  return true;
+}
+
+}  // namespace asterune

@@ -1,0 +1,337 @@
+#include "asterune/retarget/binding.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "asterune/rig/rig.hpp"
+#include "asterune/rig/world.hpp"
+#include "hash.hpp"
+
+namespace asterune {
+namespace {
+
+constexpr float kMinBoneLength = 1e-6f;
+
+bool is_source_descendant(std::span<const int> parents, int joint, int ancestor) {
+  for (int j = parents[static_cast<size_t>(joint)]; j >= 0; j = parents[static_cast<size_t>(j)])
+    if (j == ancestor) return true;
+  return false;
+}
+
+Status validate_source(const SourceSkeleton& source) {
+  const size_t n = source.joint_names.size();
+  const std::string who = "source skeleton '" + source.name + "'";
+  if (n == 0) return make_error(who + ": has no joints");
+  if (source.parents.size() != n || source.rest_local.size() != n)
+    return make_error(who + ": joint_names, parents and rest_local sizes differ (" + std::to_string(n) + ", " +
+                      std::to_string(source.parents.size()) + ", " + std::to_string(source.rest_local.size()) + ")");
+  if (!source.end_sites.empty() && source.end_sites.size() != n)
+    return make_error(who + ": end_sites has " + std::to_string(source.end_sites.size()) + " entries for " +
+                      std::to_string(n) + " joints");
+  for (size_t j = 0; j < n; ++j) {
+    const int p = source.parents[j];
+    if (p < -1 || p >= static_cast<int>(j))
+      return make_error(who + ": joint '" + source.joint_names[j] + "' has parent index " + std::to_string(p) +
+                        ", which does not come before it");
+    if (!is_finite(source.rest_local[j]) || !normalized_rotation(source.rest_local[j].rotation))
+      return make_error(who + ": joint '" + source.joint_names[j] + "' has a nonfinite or zero rest transform");
+    if (!source.end_sites.empty() && !is_finite(source.end_sites[j]))
+      return make_error(who + ": joint '" + source.joint_names[j] + "' has a nonfinite end site");
+  }
+  return Success{};
+}
+
+struct SourceRest {
+  std::vector<glm::quat> orientation;  // G_s
+  std::vector<glm::vec3> position;     // X_s
+};
+
+SourceRest source_rest(const SourceSkeleton& source) {
+  const size_t n = source.joint_names.size();
+  SourceRest rest{std::vector<glm::quat>(n), std::vector<glm::vec3>(n)};
+  for (size_t j = 0; j < n; ++j) {
+    const int p = source.parents[j];
+    const glm::quat r = *normalized_rotation(source.rest_local[j].rotation);
+    if (p < 0) {
+      rest.orientation[j] = r;
+      rest.position[j] = source.rest_local[j].position;
+    } else {
+      const auto up = static_cast<size_t>(p);
+      rest.orientation[j] = glm::normalize(rest.orientation[up] * r);
+      rest.position[j] = rest.position[up] + rest.orientation[up] * source.rest_local[j].position;
+    }
+  }
+  return rest;
+}
+
+// Hip-to-sole length of a source leg (upper leg, lower leg, foot), in source units: the two
+// bone lengths plus the height of the ankle above the lowest point of the foot's subtree
+// (joints and end sites) along the source's up axis.
+Result<float> source_leg_length(const SourceSkeleton& source, const SourceRest& rest,
+                                const std::vector<std::string>& leg, const glm::vec3& up) {
+  if (leg.size() != 3) return make_error("auto scale: the source leg needs 3 joints (upper leg, lower leg, foot)");
+  int idx[3];
+  for (int i = 0; i < 3; ++i) {
+    idx[i] = source.find(leg[static_cast<size_t>(i)]);
+    if (idx[i] < 0) return make_error("auto scale: source leg joint '" + leg[static_cast<size_t>(i)] + "' is not in source skeleton '" + source.name + "'");
+  }
+  const glm::vec3 hip = rest.position[static_cast<size_t>(idx[0])];
+  const glm::vec3 knee = rest.position[static_cast<size_t>(idx[1])];
+  const glm::vec3 ankle = rest.position[static_cast<size_t>(idx[2])];
+  float sole = 0.0f;
+  for (int k = 0; k < source.joint_count(); ++k) {
+    if (k != idx[2] && !is_source_descendant(source.parents, k, idx[2])) continue;
+    const auto uk = static_cast<size_t>(k);
+    sole = std::max(sole, glm::dot(ankle - rest.position[uk], up));
+    if (!source.end_sites.empty()) {
+      const glm::vec3 end = rest.position[uk] + rest.orientation[uk] * source.end_sites[uk];
+      sole = std::max(sole, glm::dot(ankle - end, up));
+    }
+  }
+  return glm::length(knee - hip) + glm::length(ankle - knee) + sole;
+}
+
+// Hip-to-sole length of a target leg in studs: pivot-to-pivot lengths plus the height of the
+// ankle pivot above the lowest corner of the foot part and the parts below it.
+Result<float> target_leg_length(const Rig& rig, std::span<const Transform> rest_world,
+                                std::span<const glm::vec3> pivots, const std::vector<std::string>& leg) {
+  if (leg.size() != 3) return make_error("auto scale: the target leg needs 3 joints (upper leg, lower leg, foot)");
+  int idx[3];
+  for (int i = 0; i < 3; ++i) {
+    const JointLookup found = rig.find_joint(leg[static_cast<size_t>(i)]);
+    if (!found.found()) return make_error("auto scale: target leg joint '" + leg[static_cast<size_t>(i)] + "': " + found.message);
+    idx[i] = found.index;
+  }
+  const glm::vec3 ankle = pivots[static_cast<size_t>(idx[2])];
+  const glm::vec3 up(0.0f, 1.0f, 0.0f);
+  float sole = 0.0f;
+  for (int k = idx[2]; k < rig.subtree_end(idx[2]); ++k) {
+    const Transform& w = rest_world[static_cast<size_t>(k)];
+    const glm::vec3 half = 0.5f * rig.part(rig.part1()[static_cast<size_t>(k)]).size;
+    for (int c = 0; c < 8; ++c) {
+      const glm::vec3 corner((c & 1) ? half.x : -half.x, (c & 2) ? half.y : -half.y, (c & 4) ? half.z : -half.z);
+      sole = std::max(sole, glm::dot(ankle - transform_point(w, corner), up));
+    }
+  }
+  return glm::length(pivots[static_cast<size_t>(idx[1])] - pivots[static_cast<size_t>(idx[0])]) +
+         glm::length(ankle - pivots[static_cast<size_t>(idx[1])]) + sole;
+}
+
+}  // namespace
+
+int RetargetBinding::mapped_count() const {
+  return static_cast<int>(std::count_if(source_index.begin(), source_index.end(), [](int s) { return s >= 0; }));
+}
+
+std::uint64_t source_skeleton_key(const SourceSkeleton& source) {
+  detail::Fnv1a h;
+  h.str("asterune.source_skeleton/1");
+  h.u64(source.joint_names.size());
+  for (size_t j = 0; j < source.joint_names.size(); ++j) {
+    h.str(source.joint_names[j]);
+    h.i32(j < source.parents.size() ? source.parents[j] : -2);
+    if (j < source.rest_local.size()) {
+      const Transform& t = source.rest_local[j];
+      for (float v : {t.rotation.w, t.rotation.x, t.rotation.y, t.rotation.z, t.position.x, t.position.y, t.position.z})
+        h.f32(v);
+    }
+    if (j < source.end_sites.size())
+      for (float v : {source.end_sites[j].x, source.end_sites[j].y, source.end_sites[j].z}) h.f32(v);
+  }
+  h.f32(source.units_to_studs);
+  return h.value();
+}
+
+Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, const Rig& rig,
+                                               const RetargetProfile& profile) {
+  if (Status s = validate_source(source); !s) return s.error();
+  const int nt = rig.joint_count();
+  const int ns = source.joint_count();
+  const std::string who = "retarget profile '" + profile.name + "'";
+
+  const auto facing = normalized_rotation(profile.facing);
+  if (!facing) return make_error(who + ": facing alignment is zero or nonfinite");
+  const glm::quat F = *facing;
+
+  RetargetBinding b;
+  b.profile_key = profile_key(profile);
+  b.target_signature = rig.signature();
+  b.source_key = source_skeleton_key(source);
+  b.target_joint_count = nt;
+  b.source_joint_count = ns;
+  b.facing = F;
+  b.source_index.assign(static_cast<size_t>(nt), -1);
+  b.carry.assign(static_cast<size_t>(nt), glm::quat(1, 0, 0, 0));
+  b.rest_correction.assign(static_cast<size_t>(nt), glm::quat(1, 0, 0, 0));
+  b.translates.assign(static_cast<size_t>(nt), 0);
+  b.source_rest_position.assign(static_cast<size_t>(nt), glm::vec3(0.0f));
+  b.source_parents = source.parents;
+  b.source_rest_rotation.resize(static_cast<size_t>(ns));
+  for (int s = 0; s < ns; ++s)
+    b.source_rest_rotation[static_cast<size_t>(s)] = *normalized_rotation(source.rest_local[static_cast<size_t>(s)].rotation);
+
+  // Resolve the names.
+  for (const JointMapping& m : profile.joints) {
+    const JointLookup t = rig.find_joint(m.target);
+    if (!t.found())
+      return make_error(who + ": target joint '" + m.target + "' in rig '" + rig.name() + "': " + t.message);
+    const int s = source.find(m.source);
+    if (s < 0)
+      return make_error(who + ": source joint '" + m.source + "' (for target '" + m.target +
+                        "') is not in source skeleton '" + source.name + "'");
+    int& slot = b.source_index[static_cast<size_t>(t.index)];
+    if (slot >= 0)
+      return make_error(who + ": target joint '" + m.target + "' is mapped twice (sources '" +
+                        source.joint_names[static_cast<size_t>(slot)] + "' and '" + m.source + "')");
+    slot = s;
+  }
+
+  // Rest frames on both sides.
+  const SourceRest src = source_rest(source);
+  std::vector<Transform> rest_world(static_cast<size_t>(nt));
+  evaluate_rest_world(rig, Transform::identity(), rest_world);
+  std::vector<glm::quat> target_rest(static_cast<size_t>(nt));  // R_t = rotation of P_rest * C0
+  std::vector<glm::vec3> pivots(static_cast<size_t>(nt));
+  for (int t = 0; t < nt; ++t) {
+    const Transform a = attachment_frame(rig, parent_placement(rig, Transform::identity(), rest_world, t), t);
+    target_rest[static_cast<size_t>(t)] = glm::normalize(a.rotation);
+    pivots[static_cast<size_t>(t)] = a.position;
+  }
+
+  // Nearest mapped strict ancestor of every target joint (parents come first in the layout).
+  std::vector<int> mapped_ancestor(static_cast<size_t>(nt), -1);
+  for (int t = 0; t < nt; ++t) {
+    const int p = rig.parent(t);
+    if (p < 0) continue;
+    mapped_ancestor[static_cast<size_t>(t)] =
+        b.source_index[static_cast<size_t>(p)] >= 0 ? p : mapped_ancestor[static_cast<size_t>(p)];
+  }
+
+  // Rest matching (RT3): one bone direction per joint when it has exactly one mapped child
+  // whose source joint descends from its own source joint; otherwise inherit the correction of
+  // the nearest mapped ancestor, so hands, feet and heads turn rigidly with their limb.
+  for (int t = 0; t < nt; ++t) {
+    const auto ut = static_cast<size_t>(t);
+    const int s = b.source_index[ut];
+    if (s < 0) continue;
+    const int anc = mapped_ancestor[ut];
+    glm::quat m = anc >= 0 ? b.rest_correction[static_cast<size_t>(anc)] : glm::quat(1, 0, 0, 0);
+    if (profile.rest_matching) {
+      int child = -1;
+      int count = 0;
+      for (int c = t + 1; c < rig.subtree_end(t); ++c) {
+        const int sc = b.source_index[static_cast<size_t>(c)];
+        if (sc < 0 || mapped_ancestor[static_cast<size_t>(c)] != t) continue;
+        if (!is_source_descendant(source.parents, sc, s)) continue;
+        child = c;
+        ++count;
+      }
+      if (count == 1) {
+        const glm::vec3 ds = F * (src.position[static_cast<size_t>(b.source_index[static_cast<size_t>(child)])] -
+                                  src.position[static_cast<size_t>(s)]);
+        const glm::vec3 dt = pivots[static_cast<size_t>(child)] - pivots[ut];
+        if (glm::length(ds) > kMinBoneLength && glm::length(dt) > kMinBoneLength)
+          m = rotation_between(glm::normalize(ds), glm::normalize(dt));
+      }
+    }
+    b.rest_correction[ut] = m;
+    // K_t = G_s^-1 * F^-1 * M_t^-1 * R_t
+    b.carry[ut] = glm::normalize(glm::conjugate(src.orientation[static_cast<size_t>(s)]) * glm::conjugate(F) *
+                                 glm::conjugate(m) * target_rest[ut]);
+    b.source_rest_position[ut] = source.rest_local[static_cast<size_t>(s)].position;
+    b.translates[ut] = (profile.translation && source.parents[static_cast<size_t>(s)] < 0) ? 1 : 0;
+  }
+
+  // Translation scale (RT6).
+  const float units = (std::isfinite(source.units_to_studs) && source.units_to_studs > 0.0f) ? source.units_to_studs : 1.0f;
+  if (profile.auto_scale) {
+    const glm::vec3 up_source = glm::conjugate(F) * glm::vec3(0.0f, 1.0f, 0.0f);
+    auto ls = source_leg_length(source, src, profile.source_leg, up_source);
+    if (!ls) return make_error(who + ": " + ls.message());
+    auto lt = target_leg_length(rig, rest_world, pivots, profile.target_leg);
+    if (!lt) return make_error(who + ": " + lt.message());
+    b.source_leg_length = ls.value() * units;
+    b.target_leg_length = lt.value();
+    if (!(b.source_leg_length > kMinBoneLength) || !(b.target_leg_length > kMinBoneLength) ||
+        !std::isfinite(b.source_leg_length) || !std::isfinite(b.target_leg_length))
+      return make_error(who + ": auto scale: a leg has zero length (source " + std::to_string(b.source_leg_length) +
+                        ", target " + std::to_string(b.target_leg_length) + " studs)");
+    b.scale = b.target_leg_length / b.source_leg_length;
+  } else {
+    b.scale = (std::isfinite(profile.scale) && profile.scale > 0.0f) ? profile.scale : 1.0f;
+  }
+  b.translation = profile.translation;
+  b.translation_scale = profile.translation ? units * b.scale : 0.0f;
+  return b;
+}
+
+RetargetContext make_retarget_context(const RetargetBinding& binding) {
+  RetargetContext c;
+  c.source_orientation.assign(static_cast<size_t>(binding.source_joint_count), glm::quat(1, 0, 0, 0));
+  c.target_world.assign(static_cast<size_t>(binding.target_joint_count), Transform::identity());
+  return c;
+}
+
+RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::span<const Transform> source_local,
+                               std::span<const float> source_coverage, RetargetContext& ctx,
+                               std::span<Transform> target_local, std::span<float> target_coverage) {
+  RetargetReport report;
+  const auto nt = static_cast<size_t>(b.target_joint_count);
+  const auto ns = static_cast<size_t>(b.source_joint_count);
+  if (rig.signature() != b.target_signature || static_cast<size_t>(rig.joint_count()) != nt ||
+      source_local.size() != ns || (!source_coverage.empty() && source_coverage.size() != ns) ||
+      target_local.size() != nt || target_coverage.size() != nt || ctx.source_orientation.size() != ns ||
+      ctx.target_world.size() != nt)
+    return report;
+
+  // Source side: S_s = S_parent * L_s, L_s the full sampled local rotation (= rest * delta).
+  for (size_t s = 0; s < ns; ++s) {
+    glm::quat q;
+    if (auto n = normalized_rotation(source_local[s].rotation)) {
+      q = *n;
+    } else {
+      q = b.source_rest_rotation[s];
+      ++report.sanitized;
+    }
+    const int p = b.source_parents[s];
+    ctx.source_orientation[s] = p >= 0 ? glm::normalize(ctx.source_orientation[static_cast<size_t>(p)] * q) : q;
+  }
+
+  // Target side, parents first: drive the joint frame, convert through the CURRENT parent.
+  const Transform root = Transform::identity();
+  const auto c0 = rig.c0();
+  const auto c1 = rig.c1();
+  for (size_t t = 0; t < nt; ++t) {
+    const int ti = static_cast<int>(t);
+    const Transform parent = parent_placement(rig, root, ctx.target_world, ti);
+    const int s = b.source_index[t];
+    Transform local = Transform::identity();
+    float coverage = 0.0f;
+    if (s >= 0) {
+      const auto us = static_cast<size_t>(s);
+      const glm::quat frame = b.facing * ctx.source_orientation[us] * b.carry[t];
+      local.rotation = local_rotation_for_frame(rig, parent, ti, frame);
+      if (b.translates[t]) {
+        const glm::vec3 p = source_local[us].position;
+        if (is_finite(p)) {
+          const glm::vec3 travel = b.facing * (p - b.source_rest_position[t]) * b.translation_scale;
+          const glm::quat attach = parent.rotation * c0[t].rotation;
+          local.position = glm::conjugate(attach) * travel;
+        } else {
+          ++report.sanitized;
+        }
+      }
+      coverage = source_coverage.empty() ? 1.0f : source_coverage[us];
+      coverage = std::isfinite(coverage) ? std::clamp(coverage, 0.0f, 1.0f) : 0.0f;
+      ++report.mapped;
+    }
+    target_local[t] = local;
+    target_coverage[t] = coverage;
+    ctx.target_world[t] = parent * c0[t] * local * inverse(c1[t]);
+  }
+  report.ok = true;
+  return report;
+}
+
+}  // namespace asterune

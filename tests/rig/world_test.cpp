@@ -1,0 +1,164 @@
+// World evaluation and the frame helpers solvers use to go back to local T (SPEC R1, R2, R8, P1, RG1).
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <vector>
+
+#include "asterune/rig/pose.hpp"
+#include "asterune/rig/rig.hpp"
+#include "asterune/rig/world.hpp"
+#include "support/alloc_counter.hpp"
+
+using namespace asterune;
+
+namespace {
+
+glm::quat axis_angle(float deg, glm::vec3 axis) { return glm::angleAxis(glm::radians(deg), glm::normalize(axis)); }
+
+// Plain 4x4 matrices: a second formulation of P * C0 * T * inverse(C1), independent of Transform.
+glm::mat4 matrix(const Transform& t) {
+  glm::mat4 m = glm::mat4_cast(t.rotation);
+  m[3] = glm::vec4(t.position, 1.0f);
+  return m;
+}
+
+Rig build_ok(const RigDesc& d) {
+  auto r = build_rig(d);
+  REQUIRE(r.ok());
+  return std::move(r).value();
+}
+
+// Root -> Upper -> Lower with R6-style rotated attachment frames (every frame turned).
+RigDesc rotated_chain() {
+  RigDesc d;
+  d.parts = {{"Root", "Root", {2, 2, 1}, {}}, {"Upper", "Upper", {1, 2, 1}, {}}, {"Lower", "Lower", {1, 2, 1}, {}}};
+  // As R6's Left Shoulder: C0 at (-1, 0.5, 0) turned -90 deg about Y; C1 at (0.5, 0.5, 0) likewise.
+  const glm::quat turn = axis_angle(-90, {0, 1, 0});
+  d.joints = {{"Shoulder", "Root", "Upper", {turn, {-1, 0.5f, 0}}, {turn, {0.5f, 0.5f, 0}}, true},
+              {"Elbow", "Upper", "Lower", {axis_angle(90, {1, 0, 0}), {0, -1, 0}}, {axis_angle(90, {1, 0, 0}), {0, 1, 0}}, true}};
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("a rotated-frame 2-joint chain with a 90 degree T matches hand-derived placements (SPEC R1)") {
+  const Rig rig = build_ok(rotated_chain());
+  Pose pose = make_pose(rig);
+  // Rest: C0 * inverse(C1). The turns cancel, and the position is p0 - p1 = (-1.5, 0, 0).
+  std::vector<Transform> world(2);
+  evaluate_world(rig, Transform::identity(), pose.local, world);
+  CHECK(world[0].position.x == Approx(-1.5f));
+  CHECK(world[0].position.y == Approx(0.0f).margin(1e-6));
+  CHECK(world[0].position.z == Approx(0.0f).margin(1e-6));
+  CHECK(std::fabs(glm::dot(world[0].rotation, glm::quat(1, 0, 0, 0))) == Approx(1.0f));
+
+  // T = 90 deg about the joint frame's local X. That frame is turned -90 deg about Y, which
+  // maps local X onto world +Z, so the arm swings +90 deg about world Z around the pivot (-1,0.5,0).
+  pose.local[0].rotation = axis_angle(90, {1, 0, 0});
+  evaluate_world(rig, Transform::identity(), pose.local, world);
+  // Second formulation: the same product with 4x4 matrices.
+  const glm::mat4 expected = matrix(rig.c0()[0]) * matrix(pose.local[0]) * glm::inverse(matrix(rig.c1()[0]));
+  CHECK(world[0].position.x == Approx(expected[3].x).margin(1e-5));
+  CHECK(world[0].position.y == Approx(expected[3].y).margin(1e-5));
+  CHECK(world[0].position.z == Approx(expected[3].z).margin(1e-5));
+  const glm::vec3 pivot = joint_pivot(rig, world, 0);
+  CHECK(glm::length(pivot - glm::vec3(-1, 0.5f, 0)) < 1e-5f);
+  // By hand: at rest the centre is (-0.5, -0.5, 0) from the pivot; +90 deg about world Z maps it
+  // to (0.5, -0.5, 0), so the centre lands at (-0.5, 0, 0).
+  CHECK(world[0].position.x == Approx(-0.5f).margin(1e-5));
+  CHECK(world[0].position.y == Approx(0.0f).margin(1e-5));
+  CHECK(world[0].position.z == Approx(0.0f).margin(1e-5));
+}
+
+TEST_CASE("world evaluation equals the 4x4 product chain on random poses and root placements (SPEC R1, R2)") {
+  const Rig rig = build_ok(rotated_chain());
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1, 1);
+  Pose pose = make_pose(rig);
+  std::vector<Transform> world(2);
+  for (int trial = 0; trial < 50; ++trial) {
+    const Transform root{glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng))), {u(rng) * 9, u(rng) * 9, u(rng) * 9}};
+    for (auto& t : pose.local) t = {glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng))), {u(rng), u(rng), u(rng)}};
+    evaluate_world(rig, root, pose.local, world);
+    glm::mat4 m = matrix(root);
+    for (int j = 0; j < 2; ++j) {
+      m = m * matrix(rig.c0()[static_cast<size_t>(j)]) * matrix(pose.local[static_cast<size_t>(j)]) *
+          glm::inverse(matrix(rig.c1()[static_cast<size_t>(j)]));
+      CHECK(glm::length(glm::vec3(m[3]) - world[static_cast<size_t>(j)].position) < 1e-4f);
+      const glm::quat q = glm::quat_cast(glm::mat3(m));
+      CHECK(std::fabs(glm::dot(q, world[static_cast<size_t>(j)].rotation)) > 1.0f - 1e-5f);
+    }
+  }
+}
+
+TEST_CASE("world-to-local helpers round-trip random poses to 1e-5 (SPEC R8)") {
+  const Rig rig = build_ok(rotated_chain());
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-1, 1);
+  Pose pose = make_pose(rig);
+  std::vector<Transform> world(2);
+  for (int trial = 0; trial < 200; ++trial) {
+    const Transform root{glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng))), {u(rng), u(rng), u(rng)}};
+    for (auto& t : pose.local) t = {glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng))), {u(rng), u(rng), u(rng)}};
+    evaluate_world(rig, root, pose.local, world);
+    for (int j = 0; j < 2; ++j) {
+      const Transform parent = parent_placement(rig, root, world, j);
+      const glm::quat from_part = local_rotation_for_part(rig, parent, j, world[static_cast<size_t>(j)].rotation);
+      CHECK(std::fabs(glm::dot(from_part, pose.local[static_cast<size_t>(j)].rotation)) > 1.0f - 1e-5f);
+      const glm::quat frame_world = (attachment_frame(rig, parent, j) * pose.local[static_cast<size_t>(j)]).rotation;
+      const glm::quat from_frame = local_rotation_for_frame(rig, parent, j, frame_world);
+      CHECK(std::fabs(glm::dot(from_frame, pose.local[static_cast<size_t>(j)].rotation)) > 1.0f - 1e-5f);
+      const Transform t = local_for_part(rig, parent, j, world[static_cast<size_t>(j)]);
+      CHECK(glm::length(t.position - pose.local[static_cast<size_t>(j)].position) < 1e-5f);
+    }
+  }
+}
+
+TEST_CASE("subtree re-evaluation equals a full walk; rest world equals identity pose (SPEC R2)") {
+  RigDesc d = rotated_chain();
+  d.parts.push_back({"Other", "Other", {1, 1, 1}, {}});
+  d.joints.push_back({"Side", "Root", "Other", Transform::from_position({2, 0, 0}), {}, true});
+  const Rig rig = build_ok(d);
+  Pose pose = make_pose(rig);
+  std::vector<Transform> full(3), partial(3), rest(3);
+  const Transform root{axis_angle(30, {0, 1, 0}), {1, 2, 3}};
+  evaluate_world(rig, root, pose.local, partial);
+  evaluate_rest_world(rig, root, rest);
+  for (int j = 0; j < 3; ++j) CHECK(glm::length(rest[static_cast<size_t>(j)].position - partial[static_cast<size_t>(j)].position) < 1e-6f);
+  const int shoulder = rig.find_joint("Upper").index;
+  pose.local[static_cast<size_t>(shoulder)].rotation = axis_angle(40, {0, 0, 1});
+  evaluate_world_subtree(rig, root, pose.local, partial, shoulder);
+  evaluate_world(rig, root, pose.local, full);
+  for (int j = 0; j < 3; ++j) {
+    CHECK(partial[static_cast<size_t>(j)].position == full[static_cast<size_t>(j)].position);
+    CHECK(partial[static_cast<size_t>(j)].rotation == full[static_cast<size_t>(j)].rotation);
+  }
+}
+
+TEST_CASE("poses start at identity with zero coverage (SPEC P1)") {
+  const Rig rig = build_ok(rotated_chain());
+  Pose pose = make_pose(rig);
+  REQUIRE(pose.size() == 2);
+  for (int j = 0; j < 2; ++j) {
+    CHECK(pose.coverage[static_cast<size_t>(j)] == 0.0f);
+    CHECK(pose.local[static_cast<size_t>(j)].rotation == glm::quat(1, 0, 0, 0));
+  }
+  pose.local[1].position = {1, 1, 1};
+  pose.coverage[1] = 1.0f;
+  reset_pose(pose.local, pose.coverage);
+  CHECK(pose.local[1].position == glm::vec3(0));
+  CHECK(pose.coverage[1] == 0.0f);
+}
+
+TEST_CASE("world evaluation allocates nothing (SPEC RG1)") {
+  const Rig rig = build_ok(rotated_chain());
+  Pose pose = make_pose(rig);
+  std::vector<Transform> world(2);
+  test::AllocationScope scope;
+  for (int i = 0; i < 100; ++i) {
+    evaluate_world(rig, Transform::identity(), pose.local, world);
+    evaluate_world_subtree(rig, Transform::identity(), pose.local, world, 1);
+    evaluate_rest_world(rig, Transform::identity(), world);
+  }
+  CHECK(scope.count() == 0);
+}
