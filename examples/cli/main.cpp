@@ -1,5 +1,6 @@
 // asterune-solve: the example command line of asterune-rig (docs/cli.md, formats.md).
-//   asterune-solve                      built-in demo: builtin:r15 waving, last frame as a table
+//   asterune-solve                      built-in demo: builtin:r15 waving, reaching (IK) and
+//                                       tracking a target (look-at); last frame as a table
 //   asterune-solve SCENE.json [flags]   run an asterune.scene/1 file; flags override its values
 // Exit status: 0 on success, 2 on bad arguments or a bad file (one line on stderr).
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include "asterune/io/pose_file.hpp"
 #include "asterune/io/rig_loader.hpp"
 #include "asterune/io/scene_file.hpp"
+#include "controls_step.hpp"
 #include "run.hpp"
 
 namespace {
@@ -73,7 +75,11 @@ cli::Run make_run(const Options& opt) {
   } else {
     run.source = std::make_unique<cli::StaticPoseSource>(make_pose(run.rig));
   }
-  // Frame steps (the control stack) plug in here: run.steps.push_back(...).
+  // Frame steps: the control stack (scene controls; the demo's reach + head tracking).
+  if (!scene.controls.empty())
+    run.steps.push_back(std::make_unique<cli::ControlStackStep>(run.rig, scene.controls, scene.file.string()));
+  else if (demo)
+    run.steps.push_back(std::make_unique<cli::ControlStackStep>(run.rig, cli::demo_controls(), "demo"));
   return run;
 }
 
@@ -102,7 +108,8 @@ int main(int argc, char** argv) {
   Options opt;
   CLI::App app{
       "asterune-solve: runs an asterune scene and prints the solved joint transforms.\n"
-      "With no argument it runs the built-in demo (builtin:r15 waving its right arm, 60 frames at 60 Hz)\n"
+      "With no argument it runs the built-in demo (builtin:r15 waving its right arm, the left arm reaching\n"
+      "forward by IK and the head tracking a moving target; 60 frames at 60 Hz)\n"
       "and prints the last frame as a table. Exit status: 0 ok, 2 bad arguments or bad file.",
       "asterune-solve"};
   app.add_option("scene", opt.scene, "asterune.scene/1 file to run (rig, root, pose, frames, dt)");
