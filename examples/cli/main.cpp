@@ -32,7 +32,8 @@ struct Options {
   bool all_frames = false;
 };
 
-// The built-in demo scene: R15 at its rest root placement, waving for one second.
+// The built-in demo scene: R15 at its rest root placement, waving for one second, with the
+// control stack of cli::demo_controls() (left arm reaching, head tracking a moving target).
 constexpr int kDemoFrames = 60;
 constexpr float kDemoDt = 1.0f / 60.0f;
 
