@@ -1,5 +1,6 @@
 // asterune-solve: the example command line of asterune-rig (docs/cli.md, formats.md).
-//   asterune-solve                      built-in demo: builtin:r15 waving, last frame as a table
+//   asterune-solve                      built-in demo: builtin:r15 waving, reaching (IK) and
+//                                       tracking a target (look-at); last frame as a table
 //   asterune-solve SCENE.json [flags]   run an asterune.scene/1 file; flags override its values
 // Exit status: 0 on success, 2 on bad arguments or a bad file (one line on stderr).
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "asterune/io/rig_loader.hpp"
 #include "asterune/io/scene_file.hpp"
 #include "animation_source.hpp"
+#include "controls_step.hpp"
 #include "run.hpp"
 
 namespace {
@@ -33,7 +35,8 @@ struct Options {
   bool all_frames = false;
 };
 
-// The built-in demo scene: R15 at its rest root placement, waving for one second.
+// The built-in demo scene: R15 at its rest root placement, waving for one second, with the
+// control stack of cli::demo_controls() (left arm reaching, head tracking a moving target).
 constexpr int kDemoFrames = 60;
 constexpr float kDemoDt = 1.0f / 60.0f;
 
@@ -89,7 +92,11 @@ cli::Run make_run(const Options& opt) {
   } else {
     run.source = std::make_unique<cli::StaticPoseSource>(make_pose(run.rig));
   }
-  // Frame steps (the control stack) plug in here: run.steps.push_back(...).
+  // Frame steps: the control stack (scene controls; the demo's reach + head tracking).
+  if (!scene.controls.empty())
+    run.steps.push_back(std::make_unique<cli::ControlStackStep>(run.rig, scene.controls, scene.file.string()));
+  else if (demo)
+    run.steps.push_back(std::make_unique<cli::ControlStackStep>(run.rig, cli::demo_controls(), "demo"));
   return run;
 }
 
@@ -118,7 +125,8 @@ int main(int argc, char** argv) {
   Options opt;
   CLI::App app{
       "asterune-solve: runs an asterune scene and prints the solved joint transforms.\n"
-      "With no argument it runs the built-in demo (builtin:r15 waving its right arm, 60 frames at 60 Hz)\n"
+      "With no argument it runs the built-in demo (builtin:r15 waving its right arm, the left arm reaching\n"
+      "forward by IK and the head tracking a moving target; 60 frames at 60 Hz)\n"
       "and prints the last frame as a table. Exit status: 0 ok, 2 bad arguments or bad file.",
       "asterune-solve"};
   app.add_option("scene", opt.scene, "asterune.scene/1 file to run (rig, root, pose, frames, dt)");

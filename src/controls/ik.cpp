@@ -109,23 +109,22 @@ SolveReport solve_ik_control(IkControl& c, const Rig& rig, const Transform& root
         in.has_pole = has_pole;
         if (has_pole) in.pole = *pole;
         in.previous_bend = c.previous_bend;
-        if (!has_pole) {
-          // The solver carries previous_bend from the CURRENT pose's root->end axis, which is
-          // right only when the pose persists between frames. The stack usually runs on a
-          // freshly composed pose, so instead keep last frame's bend by projecting it off the
-          // new root->target axis (well conditioned for frame-to-frame motion) and hand it over
-          // as a pole orthogonal to that axis.
-          const glm::vec3 to_target = target - in.root;
-          const float len = glm::length(to_target);
-          if (len > 1e-6f && glm::length(c.previous_bend) > 0.5f) {
-            const glm::vec3 axis = to_target / len;
-            const glm::vec3 perp = c.previous_bend - axis * glm::dot(c.previous_bend, axis);
-            const float perp_len = glm::length(perp);
-            if (perp_len > 1e-3f) {
-              in.has_pole = true;
-              in.pole = in.root + perp / perp_len;
-            }
-          }
+        // The solver carries previous_bend from the CURRENT pose's root->end axis onto the new
+        // root->target axis (two_bone.hpp). That is right when the pose persists between
+        // frames, but the stack usually runs on a freshly composed pose, and when the target
+        // axis is nearly opposite the animated one that carry is ill-conditioned. Last frame's
+        // bend belongs to last frame's axis: project it off the new axis (well conditioned for
+        // frame-to-frame motion) and pre-rotate it by the inverse carry, so that the solver's
+        // carry lands exactly on the projection.
+        const glm::vec3 to_target = target - in.root;
+        const glm::vec3 to_end = in.end - in.root;
+        const float lt = glm::length(to_target);
+        const float le = glm::length(to_end);
+        if (glm::length(c.previous_bend) > 0.5f && lt > 1e-6f && le > 1e-6f && std::isfinite(lt)) {
+          const glm::vec3 axis_new = to_target / lt;
+          const glm::vec3 perp = c.previous_bend - axis_new * glm::dot(c.previous_bend, axis_new);
+          const float perp_len = glm::length(perp);
+          if (perp_len > 1e-3f) in.previous_bend = rotation_between(axis_new, to_end / le) * (perp / perp_len);
         }
         const TwoBoneResult r = solve_two_bone(in);
         report = r.report;

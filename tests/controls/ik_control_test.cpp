@@ -196,3 +196,26 @@ TEST_CASE("retained bend direction keeps the elbow continuous while a target swe
   }
   CHECK(worst < 20.0f * 3.14159265f / 180.0f);
 }
+
+TEST_CASE("a zero-length bone never poisons the pose", "[ik_control]") {
+  // SPEC RG3: the elbow pivot placed on the shoulder pivot (upper segment of length 0).
+  RigDesc desc = r15_desc();
+  for (JointDesc& j : desc.joints)
+    if (j.name == "LeftElbow") j.c0.position = glm::vec3(0.5f, 0.3943f, 0.0f);
+  Rig rig = build_rig(desc).value();
+  Pose pose = make_pose(rig);
+  std::vector<Transform> world(static_cast<size_t>(rig.joint_count()));
+  for (IkSolver solver : {IkSolver::kAuto, IkSolver::kCcd}) {
+    ControlDesc d = left_arm({-1.4f, 3.0f, -0.6f});
+    std::get<IkSettings>(d.settings).solver = solver;
+    auto stack = ControlStack::build(rig, std::vector<ControlDesc>{d});
+    REQUIRE(stack.ok());
+    for (int f = 0; f < 3; ++f) {
+      reset_pose(pose.local, pose.coverage);
+      stack.value().update(rig, StackFrame{Transform::from_position({0, 3, 0}), 1.0f / 60.0f, 0.0f}, pose, world);
+      for (const Transform& t : pose.local) CHECK(is_finite(t));
+      for (const Transform& w : world) CHECK(is_finite(w));
+      CHECK(std::isfinite(stack.value().report(0).residual));
+    }
+  }
+}

@@ -114,11 +114,15 @@ TEST_CASE("asterune.scene/1: keys, defaults and path resolution") {
       return s.message();
     };
     const std::string head = R"({"format": "asterune.scene/1", "rig": "builtin:r15", )";
-    for (const char* block : {"ground", "controls"}) {  // "animation": scene_animation_test.cpp
+    for (const char* block : {"ground"}) {  // "animation": scene_animation_test.cpp; "controls": scene_controls
       INFO(block);
       CHECK_THAT(err(head + "\"" + block + "\": {}}"),
                  Contains(std::string("x.scene.json: /") + block + ": '" + block + "' is not supported yet"));
     }
+    // "controls" has a reader (src/io/scene_controls.cpp): it wants an array; feet/spring are refused.
+    CHECK_THAT(err(head + R"("controls": {}})"), Contains("x.scene.json: /controls"));
+    CHECK_THAT(err(head + R"("controls": [{"type": "feet", "name": "F"}]})"),
+               Contains("/controls/0/type: control type 'feet' is not supported yet"));
     CHECK_THAT(err(head + R"("frames": 0})"), Contains("/frames: must be between 1 and 100000"));
     CHECK_THAT(err(head + R"("frames": 2.5})"), Contains("/frames: expected an integer, found a fractional number"));
     CHECK_THAT(err(head + R"("dt": 0})"), Contains("/dt: must be a time step"));

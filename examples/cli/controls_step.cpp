@@ -1,0 +1,47 @@
+#include "controls_step.hpp"
+
+namespace asterune::cli {
+
+ControlStackStep::ControlStackStep(const Rig& rig, const std::vector<ControlDesc>& controls, const std::string& origin)
+    : rig_(rig), world_(static_cast<size_t>(rig.joint_count())) {
+  Result<ControlStack> stack = ControlStack::build(rig_, controls);
+  if (!stack) throw CliError(origin + ": " + stack.message());
+  stack_ = std::move(stack.value());
+}
+
+void ControlStackStep::update(float time, float dt, const Transform& root, std::span<Transform> local,
+                              std::span<float> coverage, std::vector<io::ControlReport>& reports) {
+  stack_.update(rig_, StackFrame{root, dt, time}, local, coverage, world_);
+  for (int i = 0; i < stack_.size(); ++i) {
+    const asterune::ControlReport& r = stack_.report(i);
+    reports.push_back(io::ControlReport{stack_.desc(i).name, r.reached, r.residual});
+  }
+}
+
+std::vector<ControlDesc> demo_controls() {
+  ControlDesc arm;
+  arm.name = "LeftArmReach";
+  arm.smooth_time = 0.1f;
+  arm.target = target_path({{0.0f, {-1.5f, 2.0f, 0.0f}}, {0.6f, {-1.4f, 3.9f, -1.5f}}});
+  IkSettings ik;
+  ik.chain_root = "LeftUpperArm";
+  ik.end = "LeftHand";
+  ik.end_offset = glm::vec3(0.0f, -0.15f, 0.0f);
+  ik.pole = target_at({-2.0f, 3.0f, 1.0f});
+  arm.settings = ik;
+
+  ControlDesc head;
+  head.name = "HeadTrack";
+  head.priority = 1;
+  head.smooth_time = 0.05f;
+  head.target = target_path({{0.0f, {3.0f, 4.5f, -4.0f}}, {1.0f, {-3.0f, 4.5f, -4.0f}}});
+  LookAtSettings la;
+  la.chain_root = "UpperTorso";
+  la.end = "Head";
+  la.yaw_limit_deg = 70.0f;
+  la.pitch_limit_deg = 40.0f;
+  head.settings = la;
+  return {arm, head};
+}
+
+}  // namespace asterune::cli

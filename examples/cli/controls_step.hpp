@@ -1,0 +1,31 @@
+// asterune-solve: the control stack as a frame step (SPEC CS1-CS8). Binds the scene's
+// "controls" (ik, look_at) to the run's rig once; each frame runs the stack on the sampled
+// pose and appends every control's report (name, reached, residual) for --format json.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "asterune/controls/stack.hpp"
+#include "run.hpp"
+
+namespace asterune::cli {
+
+class ControlStackStep final : public FrameStep {
+ public:
+  /// Binds `controls` to a copy of `rig`; a bad control throws CliError naming it.
+  ControlStackStep(const Rig& rig, const std::vector<ControlDesc>& controls, const std::string& origin);
+  void update(float time, float dt, const Transform& root, std::span<Transform> local, std::span<float> coverage,
+              std::vector<io::ControlReport>& reports) override;
+
+ private:
+  Rig rig_;  // own copy: the Run that holds the original may move
+  ControlStack stack_;
+  std::vector<Transform> world_;
+};
+
+/// The controls of the built-in demo on R15: the left arm reaching forward along a path and
+/// the head (waist + neck) tracking a target that sweeps from right to left.
+std::vector<ControlDesc> demo_controls();
+
+}  // namespace asterune::cli

@@ -1,0 +1,96 @@
+# asterune-solve with controls (formats.md "controls", SPEC CS1-CS8), run against the real binary:
+#   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -P controls_cli_tests.cmake
+# The default demo shows the arm reaching and the head tracking; scenes with ik and look_at
+# controls report reached/residual per control in --format json; unsupported control types
+# (feet, spring) and bad controls fail with exit 2 and one stderr line naming the problem.
+cmake_minimum_required(VERSION 3.25)
+if(NOT CLI OR NOT SOURCE_DIR)
+  message(FATAL_ERROR "usage: cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -P controls_cli_tests.cmake")
+endif()
+set(TMP "${CMAKE_CURRENT_BINARY_DIR}/controls_cli_tmp")
+file(REMOVE_RECURSE "${TMP}")
+file(MAKE_DIRECTORY "${TMP}")
+
+function(fail msg)
+  message(SEND_ERROR "FAIL: ${msg}")
+endfunction()
+
+macro(run)
+  execute_process(COMMAND "${CLI}" ${ARGN} WORKING_DIRECTORY "${SOURCE_DIR}"
+                  OUTPUT_VARIABLE OUT ERROR_VARIABLE ERR RESULT_VARIABLE RC)
+endmacro()
+
+macro(expect_contains text needle what)
+  string(FIND "${text}" "${needle}" _pos)
+  if(_pos EQUAL -1)
+    fail("${what}: output lacks '${needle}'")
+  endif()
+endmacro()
+
+macro(expect_bad needle)
+  run(${ARGN})
+  if(NOT RC EQUAL 2)
+    fail("asterune-solve ${ARGN}: expected exit 2, got ${RC} (stderr: ${ERR})")
+  endif()
+  expect_contains("${ERR}" "${needle}" "stderr of asterune-solve ${ARGN}")
+  string(REGEX MATCHALL "\n" _lines "${ERR}")
+  list(LENGTH _lines _n)
+  if(NOT _n EQUAL 1)
+    fail("asterune-solve ${ARGN}: expected one stderr line, got: ${ERR}")
+  endif()
+endmacro()
+
+# 1. The default demo: the left arm reaches and the head tracks, both reported.
+run()
+if(NOT RC EQUAL 0)
+  fail("demo: exit ${RC}: ${ERR}")
+endif()
+expect_contains("${OUT}" "control LeftArmReach: reached" "demo")
+expect_contains("${OUT}" "control HeadTrack: reached" "demo")
+
+# 2. The shipped scene, JSON: every frame carries each control's reached and residual.
+run(examples/reach_and_look.scene.json --format json --all-frames)
+if(NOT RC EQUAL 0)
+  fail("reach_and_look: exit ${RC}: ${ERR}")
+endif()
+string(JSON nframes LENGTH "${OUT}" frames)
+if(NOT nframes EQUAL 60)
+  fail("reach_and_look: expected 60 frames, got ${nframes}")
+endif()
+math(EXPR last "${nframes} - 1")
+foreach(f 0 ${last})
+  string(JSON ncontrols LENGTH "${OUT}" frames ${f} controls)
+  if(NOT ncontrols EQUAL 3)
+    fail("reach_and_look frame ${f}: expected 3 control reports, got ${ncontrols}")
+  endif()
+endforeach()
+string(JSON name GET "${OUT}" frames ${last} controls 0 name)
+string(JSON reached GET "${OUT}" frames ${last} controls 0 reached)
+string(JSON residual GET "${OUT}" frames ${last} controls 0 residual)
+if(NOT name STREQUAL "LeftArmReach" OR NOT reached STREQUAL "ON")
+  fail("reach_and_look last frame: LeftArmReach should have reached (${name} ${reached} ${residual})")
+endif()
+if(residual GREATER 0.001)
+  fail("reach_and_look last frame: residual ${residual} > 0.001")
+endif()
+
+# 3. Unsupported and bad controls fail clearly.
+file(WRITE "${TMP}/feet.scene.json" [=[
+{"format": "asterune.scene/1", "rig": "builtin:r15",
+ "controls": [{"type": "feet", "name": "Feet", "legs": []}]}
+]=])
+expect_bad("not supported yet" "${TMP}/feet.scene.json")
+file(WRITE "${TMP}/spring.scene.json" [=[
+{"format": "asterune.scene/1", "rig": "builtin:r15",
+ "controls": [{"type": "spring", "name": "Tail", "chain_root": "Tail1", "end": "Tail3"}]}
+]=])
+expect_bad("not supported yet" "${TMP}/spring.scene.json")
+file(WRITE "${TMP}/chain.scene.json" [=[
+{"format": "asterune.scene/1", "rig": "builtin:r15",
+ "controls": [{"type": "ik", "name": "Bad", "chain_root": "LeftUpperArm", "end": "RightHand",
+               "target": {"position": [0, 3, -1]}}]}
+]=])
+expect_bad("does not descend" "${TMP}/chain.scene.json")
+expect_bad("control 'Bad'" "${TMP}/chain.scene.json")
+
+file(REMOVE_RECURSE "${TMP}")
