@@ -25,7 +25,7 @@ float yaw_of(const glm::vec3& d) { return std::atan2(-d.x, -d.z); }
 
 }  // namespace
 
-TEST_CASE("canonical_angle maps into (-pi, pi]", "[look_at]") {
+TEST_CASE("canonical_angle maps any angle a into -pi < a <= pi (SPEC LA3)", "[look_at]") {
   // SPEC LA3
   CHECK(canonical_angle(kPi) == Approx(kPi));
   CHECK(canonical_angle(-kPi) == Approx(kPi));
