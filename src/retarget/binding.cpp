@@ -66,23 +66,27 @@ SourceRest source_rest(const SourceSkeleton& source) {
   return rest;
 }
 
-// Hip-to-sole length of a source leg (upper leg, lower leg, foot), in source units: the two
-// bone lengths plus the height of the ankle above the lowest point of the foot's subtree
-// (joints and end sites) along the source's up axis.
+// Hip-to-sole length of a source leg (upper leg[, lower leg[, foot]]), in source units: the
+// pivot-to-pivot lengths along the chain plus the height of the last joint above the lowest
+// point of its subtree (joints and end sites) along the source's up axis. A leg of one joint
+// (an R6-style single leg part) is measured from the hip to its lowest point.
 Result<float> source_leg_length(const SourceSkeleton& source, const SourceRest& rest,
                                 const std::vector<std::string>& leg, const glm::vec3& up) {
-  if (leg.size() != 3) return make_error("auto scale: the source leg needs 3 joints (upper leg, lower leg, foot)");
-  int idx[3];
-  for (int i = 0; i < 3; ++i) {
-    idx[i] = source.find(leg[static_cast<size_t>(i)]);
-    if (idx[i] < 0) return make_error("auto scale: source leg joint '" + leg[static_cast<size_t>(i)] + "' is not in source skeleton '" + source.name + "'");
+  if (leg.empty() || leg.size() > 3)
+    return make_error("auto scale: the source leg needs 1 to 3 joints (upper leg[, lower leg[, foot]])");
+  std::vector<int> idx(leg.size());
+  for (size_t i = 0; i < leg.size(); ++i) {
+    idx[i] = source.find(leg[i]);
+    if (idx[i] < 0) return make_error("auto scale: source leg joint '" + leg[i] + "' is not in source skeleton '" + source.name + "'");
   }
-  const glm::vec3 hip = rest.position[static_cast<size_t>(idx[0])];
-  const glm::vec3 knee = rest.position[static_cast<size_t>(idx[1])];
-  const glm::vec3 ankle = rest.position[static_cast<size_t>(idx[2])];
+  float length = 0.0f;
+  for (size_t i = 1; i < idx.size(); ++i)
+    length += glm::length(rest.position[static_cast<size_t>(idx[i])] - rest.position[static_cast<size_t>(idx[i - 1])]);
+  const int last = idx.back();
+  const glm::vec3 ankle = rest.position[static_cast<size_t>(last)];
   float sole = 0.0f;
   for (int k = 0; k < source.joint_count(); ++k) {
-    if (k != idx[2] && !is_source_descendant(source.parents, k, idx[2])) continue;
+    if (k != last && !is_source_descendant(source.parents, k, last)) continue;
     const auto uk = static_cast<size_t>(k);
     sole = std::max(sole, glm::dot(ankle - rest.position[uk], up));
     if (!source.end_sites.empty()) {
@@ -90,24 +94,30 @@ Result<float> source_leg_length(const SourceSkeleton& source, const SourceRest& 
       sole = std::max(sole, glm::dot(ankle - end, up));
     }
   }
-  return glm::length(knee - hip) + glm::length(ankle - knee) + sole;
+  return length + sole;
 }
 
-// Hip-to-sole length of a target leg in studs: pivot-to-pivot lengths plus the height of the
-// ankle pivot above the lowest corner of the foot part and the parts below it.
+// Hip-to-sole length of a target leg (upper leg[, lower leg[, foot]]) in studs: pivot-to-pivot
+// lengths plus the height of the last pivot above the lowest corner of its part and the parts
+// below it. R6's single "Left Leg" part is measured from the hip pivot to the bottom of the part.
 Result<float> target_leg_length(const Rig& rig, std::span<const Transform> rest_world,
                                 std::span<const glm::vec3> pivots, const std::vector<std::string>& leg) {
-  if (leg.size() != 3) return make_error("auto scale: the target leg needs 3 joints (upper leg, lower leg, foot)");
-  int idx[3];
-  for (int i = 0; i < 3; ++i) {
-    const JointLookup found = rig.find_joint(leg[static_cast<size_t>(i)]);
-    if (!found.found()) return make_error("auto scale: target leg joint '" + leg[static_cast<size_t>(i)] + "': " + found.message);
+  if (leg.empty() || leg.size() > 3)
+    return make_error("auto scale: the target leg needs 1 to 3 joints (upper leg[, lower leg[, foot]])");
+  std::vector<int> idx(leg.size());
+  for (size_t i = 0; i < leg.size(); ++i) {
+    const JointLookup found = rig.find_joint(leg[i]);
+    if (!found.found()) return make_error("auto scale: target leg joint '" + leg[i] + "': " + found.message);
     idx[i] = found.index;
   }
-  const glm::vec3 ankle = pivots[static_cast<size_t>(idx[2])];
+  float length = 0.0f;
+  for (size_t i = 1; i < idx.size(); ++i)
+    length += glm::length(pivots[static_cast<size_t>(idx[i])] - pivots[static_cast<size_t>(idx[i - 1])]);
+  const int last = idx.back();
+  const glm::vec3 ankle = pivots[static_cast<size_t>(last)];
   const glm::vec3 up(0.0f, 1.0f, 0.0f);
   float sole = 0.0f;
-  for (int k = idx[2]; k < rig.subtree_end(idx[2]); ++k) {
+  for (int k = last; k < rig.subtree_end(last); ++k) {
     const Transform& w = rest_world[static_cast<size_t>(k)];
     const glm::vec3 half = 0.5f * rig.part(rig.part1()[static_cast<size_t>(k)]).size;
     for (int c = 0; c < 8; ++c) {
@@ -115,8 +125,7 @@ Result<float> target_leg_length(const Rig& rig, std::span<const Transform> rest_
       sole = std::max(sole, glm::dot(ankle - transform_point(w, corner), up));
     }
   }
-  return glm::length(pivots[static_cast<size_t>(idx[1])] - pivots[static_cast<size_t>(idx[0])]) +
-         glm::length(ankle - pivots[static_cast<size_t>(idx[1])]) + sole;
+  return length + sole;
 }
 
 }  // namespace

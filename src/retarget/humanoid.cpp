@@ -345,19 +345,20 @@ Result<RetargetProfile> make_auto_profile(const SourceSkeleton& source, const Ri
   p.auto_scale = options.auto_scale;
   p.rest_on_ground = options.rest_on_ground;
   if (options.auto_scale) {
+    // Each side measures the leg it has: R15 and CMU have upper leg, lower leg and foot; R6 has
+    // one leg part. The upper leg is required on both sides; each side's list is independent.
     const Role legs[2][3] = {{Role::kLeftUpperLeg, Role::kLeftLowerLeg, Role::kLeftFoot},
                              {Role::kRightUpperLeg, Role::kRightLowerLeg, Role::kRightFoot}};
     for (const auto& leg : legs) {
-      if (!std::all_of(std::begin(leg), std::end(leg), [&](Role r) { return src.value().has(r) && tgt.value().has(r); }))
-        continue;
+      if (!src.value().has(leg[0]) || !tgt.value().has(leg[0])) continue;
       for (Role r : leg) {
-        p.source_leg.push_back(src.value()[r]);
-        p.target_leg.push_back(tgt.value()[r]);
+        if (src.value().has(r) && (r == leg[0] || src.value().has(leg[1]))) p.source_leg.push_back(src.value()[r]);
+        if (tgt.value().has(r) && (r == leg[0] || tgt.value().has(leg[1]))) p.target_leg.push_back(tgt.value()[r]);
       }
       break;
     }
     if (p.source_leg.empty())
-      return make_error("auto map: scale \"auto\" needs an upper leg, lower leg and foot on both source skeleton '" +
+      return make_error("auto map: scale \"auto\" needs an upper leg on both source skeleton '" +
                         source.name + "' and rig '" + rig.name() + "'");
   }
   return p;

@@ -143,3 +143,24 @@ TEST_CASE("auto facing turns a +Z-facing source and a Z-up source into the rig's
   CHECK(glm::length(g.value() * glm::vec3(0, 0, 1) - glm::vec3(0, 1, 0)) < 1e-5f);   // source up -> +Y
   CHECK(glm::length(g.value() * glm::vec3(0, -1, 0) - glm::vec3(0, 0, -1)) < 1e-5f); // source forward -> -Z
 }
+
+TEST_CASE("auto scale measures R6's single leg part from the hip pivot to its bottom (SPEC RT6)", "[retarget][roles]") {
+  // Hand-derived from the R6 data: Left Hip C0 is (-1, -1, 0) on the Torso at y = 3, so the hip
+  // pivot is at y = 2; the 1x2x1 "Left Leg" hangs from it with its bottom at y = 0: 2.0 studs.
+  // A rig used as a source skeleton has joints but no part boxes, so its leg is hip to ankle
+  // pivot: 0.4208 + 0.4011 + 0.3790 + 0.5472 = 1.7481 studs (PROVENANCE table).
+  const Rig r15 = builtin("r15");
+  const Rig r6 = builtin("r6");
+  const SourceSkeleton source = source_skeleton_from_rig(r15);
+  AutoProfileOptions opt;
+  opt.auto_scale = true;
+  auto profile = make_auto_profile(source, r6, opt);
+  REQUIRE(profile.ok());
+  CHECK(profile.value().target_leg.size() == 1);
+  CHECK(profile.value().source_leg.size() == 3);
+  auto b = build_retarget_binding(source, r6, profile.value());
+  REQUIRE(b.ok());
+  CHECK(b.value().target_leg_length == Approx(2.0f).margin(1e-4));
+  CHECK(b.value().source_leg_length == Approx(1.7481f).margin(1e-3));
+  CHECK(b.value().scale == Approx(2.0f / 1.7481f).margin(1e-3));
+}

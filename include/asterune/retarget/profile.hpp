@@ -54,7 +54,8 @@ struct RetargetProfile {
   /// along the leg chains below.
   bool auto_scale = false;
 
-  /// Leg chains for auto_scale: upper leg, lower leg and foot joint names, on each side.
+  /// Leg chains for auto_scale, on each side: 1 to 3 joint names, upper leg first, then lower
+  /// leg and foot when the skeleton has them (R6's leg is a single part).
   std::vector<std::string> source_leg;
   std::vector<std::string> target_leg;
 };
