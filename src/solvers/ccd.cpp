@@ -90,20 +90,9 @@ SolveReport solve_ccd(std::span<const glm::vec3> points, const ChainGoal& goal, 
     report.clamped = unreachable;
   }
 
-  if (goal.has_pole && detail::finite3(goal.pole)) detail::apply_pole(out, goal.pole);
-
-  if (limits != nullptr) {
-    if (goal.has_pole && detail::finite3(goal.pole)) {
-      if (detail::limited_forward(points, out, *limits, deltas)) report.clamped = true;
-    }
-    detail::orientations_to_deltas(limits->orientations, deltas);
-  } else {
-    chain_deltas(points, out, deltas);
-  }
-  report.residual = glm::length(out[n] - target);
-  report.reached = report.residual <= tol;
-  if (limited_last_pass && !report.reached) report.clamped = true;
-  return report;
+  // CCD's sweeps honour the limits already; only the pole can break them.
+  return detail::finish_chain_solve(points, out, goal, limits, /*reapply_limits=*/false, limited_last_pass, tol, deltas,
+                                    report);
 }
 
 }  // namespace asterune

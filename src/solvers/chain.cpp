@@ -295,4 +295,24 @@ float chain_length(std::span<const glm::vec3> points) {
   return total;
 }
 
+
+SolveReport detail::finish_chain_solve(std::span<const glm::vec3> points, std::span<glm::vec3> out,
+                                       const ChainGoal& goal, const ChainLimits* limits, bool reapply_limits,
+                                       bool limited_last_pass, float tolerance, std::span<glm::quat> deltas,
+                                       SolveReport report) {
+  const bool has_pole = goal.has_pole && detail::finite3(goal.pole);
+  if (has_pole) detail::apply_pole(out, goal.pole);
+  if (limits != nullptr) {
+    if ((reapply_limits || has_pole) && detail::limited_forward(points, out, *limits, deltas)) report.clamped = true;
+    detail::orientations_to_deltas(limits->orientations, deltas);
+  } else {
+    chain_deltas(points, out, deltas);
+  }
+  const std::size_t n = out.size() - 1;
+  report.residual = glm::length(out[n] - goal.target);
+  report.reached = report.residual <= tolerance;
+  if (limited_last_pass && !report.reached) report.clamped = true;
+  return report;
+}
+
 }  // namespace asterune

@@ -62,6 +62,14 @@ bool limited_forward(std::span<const glm::vec3> points, std::span<glm::vec3> out
 /// of chain.hpp, given the original orientations.
 void orientations_to_deltas(std::span<const glm::quat> original, std::span<glm::quat> q);
 
+/// The tail every positional chain solver shares: turns the bends toward the pole (when the goal
+/// has a finite one), re-applies the joint limits when `reapply_limits` (FABRIK's passes ignore
+/// them between poles; CCD's only break them through the pole), writes the per-joint deltas
+/// and measures the report on the solved points. `report` carries passes/clamped so far.
+SolveReport finish_chain_solve(std::span<const glm::vec3> points, std::span<glm::vec3> out, const ChainGoal& goal,
+                               const ChainLimits* limits, bool reapply_limits, bool limited_last_pass, float tolerance,
+                               std::span<glm::quat> deltas, SolveReport report);
+
 /// Rotation-invariant clamp frame of joint i: parent orientation (solved) * rest_local[i].
 glm::quat limit_frame(const ChainLimits& limits, std::span<const glm::quat> solved, std::size_t i);
 
