@@ -17,7 +17,7 @@ inline constexpr std::string_view kFramesFormat = "asterune.frames/1";
 struct ControlReport {
   std::string name;
   bool reached = false;
-  float residual = 0.0f;  // distance left to the target, studs
+  float residual = 0.0f;  // what is left: IK studs to the target; look-at radians of gaze error
 };
 
 /// One solved frame: per joint in layout order, the final T, its coverage and the world
