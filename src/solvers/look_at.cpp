@@ -85,6 +85,24 @@ glm::quat share_turn(const Basis& b, const glm::vec3& facing, const Desired& wan
   return glm::normalize(q_pitch * q_yaw);
 }
 
+// The root-space frame, rest pitch and sanitized limits shared by solving and measuring.
+struct LimitFrame {
+  Basis basis;
+  float rest_pitch;
+  float yaw_limit;
+  float pitch_limit;
+};
+
+LimitFrame make_limit_frame(const LookAtParams& params) {
+  LimitFrame lf{make_basis(params), 0.0f, 0.0f, 0.0f};
+  const float rest_len = glm::length(params.rest_facing);
+  const glm::vec3 rest = rest_len > 1e-6f ? params.rest_facing / rest_len : lf.basis.forward;
+  lf.rest_pitch = angles_in(lf.basis, rest).y;
+  lf.yaw_limit = std::isfinite(params.yaw_limit) ? std::clamp(params.yaw_limit, 0.0f, kPi) : 0.0f;
+  lf.pitch_limit = std::isfinite(params.pitch_limit) ? std::clamp(params.pitch_limit, 0.0f, kPi) : 0.0f;
+  return lf;
+}
+
 }  // namespace
 
 float canonical_angle(float radians) {
@@ -111,12 +129,9 @@ LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& e
   const float facing_len = glm::length(facing);
   if (!(facing_len > 1e-6f)) return report;
 
-  const Basis basis = make_basis(params);
-  const float rest_len = glm::length(params.rest_facing);
-  const glm::vec3 rest = rest_len > 1e-6f ? params.rest_facing / rest_len : basis.forward;
-  const float rest_pitch = angles_in(basis, rest).y;
-  const float yaw_limit = std::isfinite(params.yaw_limit) ? std::clamp(params.yaw_limit, 0.0f, kPi) : 0.0f;
-  const float pitch_limit = std::isfinite(params.pitch_limit) ? std::clamp(params.pitch_limit, 0.0f, kPi) : 0.0f;
+  const LimitFrame lf = make_limit_frame(params);
+  const Basis& basis = lf.basis;
+  const float rest_pitch = lf.rest_pitch, yaw_limit = lf.yaw_limit, pitch_limit = lf.pitch_limit;
 
   Desired want{};
   if (!desired_angles(basis, rest_pitch, yaw_limit, pitch_limit, eye, target, want)) return report;
@@ -155,12 +170,9 @@ LookAtReport measure_look_at(const glm::vec3& eye, const glm::vec3& facing, cons
   LookAtReport report;
   const float facing_len = glm::length(facing);
   if (!is_finite(eye) || !is_finite(target) || !(facing_len > 1e-6f) || !std::isfinite(facing_len)) return report;
-  const Basis basis = make_basis(params);
-  const float rest_len = glm::length(params.rest_facing);
-  const glm::vec3 rest = rest_len > 1e-6f ? params.rest_facing / rest_len : basis.forward;
-  const float rest_pitch = angles_in(basis, rest).y;
-  const float yaw_limit = std::isfinite(params.yaw_limit) ? std::clamp(params.yaw_limit, 0.0f, kPi) : 0.0f;
-  const float pitch_limit = std::isfinite(params.pitch_limit) ? std::clamp(params.pitch_limit, 0.0f, kPi) : 0.0f;
+  const LimitFrame lf = make_limit_frame(params);
+  const Basis& basis = lf.basis;
+  const float rest_pitch = lf.rest_pitch, yaw_limit = lf.yaw_limit, pitch_limit = lf.pitch_limit;
   Desired want{};
   if (!desired_angles(basis, rest_pitch, yaw_limit, pitch_limit, eye, target, want)) return report;
   report.valid = true;
