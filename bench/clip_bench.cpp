@@ -30,7 +30,7 @@ void BM_SampleBvhClip(benchmark::State& state) {
     state.SkipWithError(bvh.message().c_str());
     return;
   }
-  Result<ClipBinding> binding = bind_clip(bvh.value().clip, bvh.value().skeleton);
+  Result<ClipBinding> binding = build_clip_binding(bvh.value().clip, bvh.value().skeleton);
   if (!binding) {
     state.SkipWithError(binding.message().c_str());
     return;
@@ -123,7 +123,7 @@ void BM_SampleR15Clip(benchmark::State& state) {
     state.SkipWithError("R15 clip does not bind natively");
     return;
   }
-  Result<ClipBinding> binding = bind_clip(clip, rig);
+  Result<ClipBinding> binding = build_clip_binding(clip, rig);
   if (!binding) {
     state.SkipWithError(binding.message().c_str());
     return;

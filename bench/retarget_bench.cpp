@@ -40,10 +40,10 @@ struct Fixture {
     AutoProfileOptions opt;
     opt.auto_scale = true;
     opt.rest_on_ground = true;
-    binding = build_retarget_binding(bvh.skeleton, rig, make_auto_profile(bvh.skeleton, rig, opt).value()).value();
-    source_binding = bind_clip(bvh.clip, bvh.skeleton).value();
+    binding = build_retarget_binding(bvh.skeleton, rig, build_auto_profile(bvh.skeleton, rig, opt).value()).value();
+    source_binding = build_clip_binding(bvh.clip, bvh.skeleton).value();
     baked = bake_retarget(bvh.clip, source_binding, binding, rig).value();
-    baked_binding = bind_clip(baked, rig).value();
+    baked_binding = build_clip_binding(baked, rig).value();
   }
 };
 

@@ -16,13 +16,13 @@ AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, co
   wrap_ = animation.loop ? WrapMode::kLoop : WrapMode::kClamp;
   // Native binding first (SPEC P3); the profile is only built when the names do not bind.
   if (clip_binds_natively(clip_.clip, rig)) {
-    auto b = bind_animation(clip_.clip, rig, nullptr, nullptr);
+    auto b = build_animation_binding(clip_.clip, rig, nullptr, nullptr);
     if (!b) throw CliError(animation.clip.string() + ": " + b.message());
     binding_ = std::move(b).value();
   } else {
-    auto profile = io::make_scene_profile(animation.retarget, clip_.skeleton, rig, clip_.rest_on_ground);
+    auto profile = io::build_scene_profile(animation.retarget, clip_.skeleton, rig, clip_.rest_on_ground);
     if (!profile) throw CliError(animation.clip.string() + ": " + profile.message());
-    auto b = bind_animation(clip_.clip, rig, &clip_.skeleton, &profile.value());
+    auto b = build_animation_binding(clip_.clip, rig, &clip_.skeleton, &profile.value());
     if (!b) throw CliError(animation.clip.string() + ": " + b.message());
     binding_ = std::move(b).value();
   }

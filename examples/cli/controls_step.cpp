@@ -10,11 +10,11 @@ ControlStackStep::ControlStackStep(const Rig& rig, const std::vector<ControlDesc
 }
 
 void ControlStackStep::update(float time, float dt, const Transform& root, std::span<Transform> local,
-                              std::span<float> coverage, std::vector<io::ControlReport>& reports) {
+                              std::span<float> coverage, std::vector<io::ControlRecord>& reports) {
   stack_.update(rig_, StackFrame{root, dt, time}, local, coverage, world_);
   for (int i = 0; i < stack_.size(); ++i) {
     const asterune::ControlReport& r = stack_.report(i);
-    reports.push_back(io::ControlReport{stack_.desc(i).name, r.reached, r.residual});
+    reports.push_back(io::ControlRecord{stack_.desc(i).name, r.reached, r.residual});
   }
 }
 

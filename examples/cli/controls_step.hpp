@@ -16,7 +16,7 @@ class ControlStackStep final : public FrameStep {
   /// Binds `controls` to a copy of `rig`; a bad control throws CliError naming it.
   ControlStackStep(const Rig& rig, const std::vector<ControlDesc>& controls, const std::string& origin);
   void update(float time, float dt, const Transform& root, std::span<Transform> local, std::span<float> coverage,
-              std::vector<io::ControlReport>& reports) override;
+              std::vector<io::ControlRecord>& reports) override;
 
  private:
   Rig rig_;  // own copy: the Run that holds the original may move

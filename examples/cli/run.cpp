@@ -41,7 +41,7 @@ std::vector<io::FrameRecord> run_frames(Run& run, int first_recorded, int last_r
   const int n = run.rig.joint_count();
   Pose pose = make_pose(run.rig);
   std::vector<Transform> world(static_cast<size_t>(n));
-  std::vector<io::ControlReport> reports;
+  std::vector<io::ControlRecord> reports;
   std::vector<io::FrameRecord> out;
   for (int f = 0; f < run.frames; ++f) {
     const float t = static_cast<float>(f) * run.dt;
@@ -114,7 +114,7 @@ std::string format_table(const Run& run, std::span<const io::FrameRecord> frames
                rec.coverage[i], z(t.position.x), z(t.position.y), z(t.position.z), z(t.rotation.w), z(t.rotation.x),
                z(t.rotation.y), z(t.rotation.z), e.x, e.y, e.z, z(w.x), z(w.y), z(w.z));
     }
-    for (const io::ControlReport& c : rec.controls)
+    for (const io::ControlRecord& c : rec.controls)
       s += fmt("control %s: %s, residual %.4f\n", c.name.c_str(), c.reached ? "reached" : "not reached", c.residual);
   }
   return s;

@@ -33,7 +33,7 @@ class FrameStep {
  public:
   virtual ~FrameStep() = default;
   virtual void update(float time, float dt, const Transform& root, std::span<Transform> local,
-                      std::span<float> coverage, std::vector<io::ControlReport>& reports) = 0;
+                      std::span<float> coverage, std::vector<io::ControlRecord>& reports) = 0;
 };
 
 /// A fixed pose (from an asterune.pose/1 file, or the rest pose).

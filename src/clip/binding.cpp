@@ -3,7 +3,7 @@
 #include <cmath>
 #include <utility>
 
-#include "asterune/retarget/source_skeleton.hpp"
+#include "asterune/rig/source_skeleton.hpp"
 #include "asterune/rig/rig.hpp"
 
 namespace asterune {
@@ -61,7 +61,7 @@ Status validate_clip(const Clip& clip) {
   return Success{};
 }
 
-Result<ClipBinding> make_clip_binding(const Clip& clip, std::vector<int> track_of_joint,
+Result<ClipBinding> build_clip_binding_from_tracks(const Clip& clip, std::vector<int> track_of_joint,
                                       std::vector<Transform> defaults,
                                       std::vector<std::string> unmatched_tracks) {
   if (Status s = validate_clip(clip); !s) return s.error();
@@ -91,7 +91,7 @@ Result<ClipBinding> make_clip_binding(const Clip& clip, std::vector<int> track_o
   return binding;
 }
 
-Result<ClipBinding> bind_clip(const Clip& clip, const Rig& rig) {
+Result<ClipBinding> build_clip_binding(const Clip& clip, const Rig& rig) {
   std::vector<int> track_of_joint(static_cast<size_t>(rig.joint_count()), -1);
   std::vector<std::string> unmatched;
   for (size_t t = 0; t < clip.tracks.size(); ++t) {
@@ -111,10 +111,10 @@ Result<ClipBinding> bind_clip(const Clip& clip, const Rig& rig) {
     slot = static_cast<int>(t);
   }
   std::vector<Transform> defaults(static_cast<size_t>(rig.joint_count()), Transform::identity());
-  return make_clip_binding(clip, std::move(track_of_joint), std::move(defaults), std::move(unmatched));
+  return build_clip_binding_from_tracks(clip, std::move(track_of_joint), std::move(defaults), std::move(unmatched));
 }
 
-Result<ClipBinding> bind_clip(const Clip& clip, const SourceSkeleton& skeleton) {
+Result<ClipBinding> build_clip_binding(const Clip& clip, const SourceSkeleton& skeleton) {
   if (skeleton.rest_local.size() != skeleton.joint_names.size())
     return make_error(clip_label(clip) + ": source skeleton '" + skeleton.name + "' has " +
                       std::to_string(skeleton.joint_names.size()) + " joint names but " +
@@ -134,7 +134,7 @@ Result<ClipBinding> bind_clip(const Clip& clip, const SourceSkeleton& skeleton) 
                         "' is already driven by track #" + std::to_string(slot));
     slot = static_cast<int>(t);
   }
-  return make_clip_binding(clip, std::move(track_of_joint), skeleton.rest_local, std::move(unmatched));
+  return build_clip_binding_from_tracks(clip, std::move(track_of_joint), skeleton.rest_local, std::move(unmatched));
 }
 
 bool clip_binds_natively(const Clip& clip, const Rig& rig) {

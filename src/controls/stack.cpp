@@ -47,11 +47,11 @@ Result<ControlStack::Slot> ControlStack::bind(const Rig& rig, const ControlDesc&
     if (ik->pole) {
       if (auto st = resolve_target(*ik->pole, rig, what + " pole"); !st) return st.error();
     }
-    auto bound = bind_ik(rig, *ik, what);
+    auto bound = build_ik_control(rig, *ik, what);
     if (!bound) return bound.error();
     slot.bound = std::move(bound).value();
   } else {
-    auto bound = bind_look_at(rig, std::get<LookAtSettings>(slot.desc.settings), what);
+    auto bound = build_look_at_control(rig, std::get<LookAtSettings>(slot.desc.settings), what);
     if (!bound) return bound.error();
     slot.bound = std::move(bound).value();
   }

@@ -29,7 +29,7 @@ std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frame
     }
     f["joints"] = std::move(joints);
     Json controls = Json::array();
-    for (const ControlReport& c : rec.controls)
+    for (const ControlRecord& c : rec.controls)
       controls.push_back(Json{{"name", c.name}, {"reached", c.reached}, {"residual", float_json(c.residual)}});
     f["controls"] = std::move(controls);
     out_frames.push_back(std::move(f));

@@ -13,7 +13,7 @@
 #include <glm/glm.hpp>
 #include <nlohmann/json.hpp>
 
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
 
 namespace asterune::io::detail {

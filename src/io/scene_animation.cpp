@@ -104,7 +104,7 @@ Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::opti
   return out;
 }
 
-Result<RetargetProfile> make_scene_profile(const SceneRetarget& rt, const SourceSkeleton& source, const Rig& rig,
+Result<RetargetProfile> build_scene_profile(const SceneRetarget& rt, const SourceSkeleton& source, const Rig& rig,
                                            bool rest_on_ground) {
   AutoProfileOptions opt;
   opt.rest_on_ground = rest_on_ground;
@@ -114,7 +114,7 @@ Result<RetargetProfile> make_scene_profile(const SceneRetarget& rt, const Source
   opt.auto_scale = rt.auto_scale;
   RetargetProfile p;
   if (rt.auto_map) {
-    auto a = make_auto_profile(source, rig, opt);
+    auto a = build_auto_profile(source, rig, opt);
     if (!a) return a.error();
     p = std::move(a).value();
   } else {
@@ -136,7 +136,7 @@ Result<RetargetProfile> make_scene_profile(const SceneRetarget& rt, const Source
     }
     if (rt.auto_scale) {
       // The leg chains for "auto" come from the roles (the same rule as make_auto_profile).
-      auto a = make_auto_profile(source, rig, opt);
+      auto a = build_auto_profile(source, rig, opt);
       if (!a) return a.error();
       p.source_leg = a.value().source_leg;
       p.target_leg = a.value().target_leg;

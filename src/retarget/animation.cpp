@@ -4,11 +4,11 @@
 
 namespace asterune {
 
-Result<AnimationBinding> bind_animation(const Clip& clip, const Rig& rig, const SourceSkeleton* source,
+Result<AnimationBinding> build_animation_binding(const Clip& clip, const Rig& rig, const SourceSkeleton* source,
                                         const RetargetProfile* profile, RetargetCache* cache) {
   AnimationBinding out;
   if (clip_binds_natively(clip, rig)) {  // SPEC P3: names win over any profile
-    auto b = bind_clip(clip, rig);
+    auto b = build_clip_binding(clip, rig);
     if (!b) return b.error();
     out.mode = AnimationMode::kNative;
     out.clip_binding = std::move(b).value();
@@ -17,7 +17,7 @@ Result<AnimationBinding> bind_animation(const Clip& clip, const Rig& rig, const 
   if (!source || !profile)
     return make_error("clip '" + clip.name + "' does not use the names of rig '" + rig.name() +
                       "' and no source skeleton and retarget profile were given");
-  auto b = bind_clip(clip, *source);
+  auto b = build_clip_binding(clip, *source);
   if (!b) return b.error();
   out.mode = AnimationMode::kRetarget;
   out.clip_binding = std::move(b).value();

@@ -324,7 +324,7 @@ Result<glm::quat> auto_facing(const SourceSkeleton& source, const RoleMap& src, 
   return q.value();
 }
 
-Result<RetargetProfile> make_auto_profile(const SourceSkeleton& source, const Rig& rig, const AutoProfileOptions& options) {
+Result<RetargetProfile> build_auto_profile(const SourceSkeleton& source, const Rig& rig, const AutoProfileOptions& options) {
   auto src = source_roles(source, options.source_overrides);
   if (!src) return src.error();
   auto tgt = rig_roles(rig);

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "asterune/math/transform.hpp"
-#include "chain_internal.hpp"
+#include "point_chain_internal.hpp"
 
 namespace asterune {
 

@@ -10,9 +10,9 @@ namespace asterune {
 
 IkGoalMask ik_goal_mask(IkGoalType type) {
   switch (type) {
-    case IkGoalType::Transform: return {true, true};
-    case IkGoalType::Position: return {true, false};
-    case IkGoalType::Rotation: return {false, true};
+    case IkGoalType::kTransform: return {true, true};
+    case IkGoalType::kPosition: return {true, false};
+    case IkGoalType::kRotation: return {false, true};
   }
   return {true, true};
 }

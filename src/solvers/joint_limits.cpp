@@ -43,7 +43,7 @@ float outside_by(float angle, float lo, float hi) {
 
 JointLimit JointLimit::hinge(const glm::vec3& axis, float min_angle, float max_angle) {
   JointLimit l;
-  l.kind = JointLimitKind::Hinge;
+  l.kind = JointLimitKind::kHinge;
   l.axis = unit_axis(axis);
   l.min_angle = std::min(min_angle, max_angle);
   l.max_angle = std::max(min_angle, max_angle);
@@ -52,7 +52,7 @@ JointLimit JointLimit::hinge(const glm::vec3& axis, float min_angle, float max_a
 
 JointLimit JointLimit::ball_socket(const glm::vec3& axis, float cone_angle, float min_twist, float max_twist) {
   JointLimit l;
-  l.kind = JointLimitKind::BallSocket;
+  l.kind = JointLimitKind::kBallSocket;
   l.axis = unit_axis(axis);
   l.cone_angle = std::clamp(cone_angle, 0.0f, kPi);
   l.min_angle = std::min(min_twist, max_twist);
@@ -61,14 +61,14 @@ JointLimit JointLimit::ball_socket(const glm::vec3& axis, float cone_angle, floa
 }
 
 glm::quat clamp_to_limit(const JointLimit& limit, const glm::quat& rest_relative) {
-  if (limit.kind == JointLimitKind::None || !is_finite(rest_relative)) return rest_relative;
+  if (limit.kind == JointLimitKind::kNone || !is_finite(rest_relative)) return rest_relative;
   const auto unit = normalized_rotation(rest_relative);
   if (!unit) return rest_relative;
   const glm::vec3 axis = unit_axis(limit.axis);
   const SwingTwist st = swing_twist(*unit, axis);
   const float twist = clamp_angle(twist_angle(st.twist, axis), limit.min_angle, limit.max_angle);
   const glm::quat twist_q = glm::angleAxis(twist, axis);
-  if (limit.kind == JointLimitKind::Hinge) return twist_q;
+  if (limit.kind == JointLimitKind::kHinge) return twist_q;
 
   glm::quat swing = st.swing;
   const float swing_ang = swing_angle(swing);
@@ -82,13 +82,13 @@ glm::quat clamp_to_limit(const JointLimit& limit, const glm::quat& rest_relative
 }
 
 bool within_limit(const JointLimit& limit, const glm::quat& rest_relative, float tolerance) {
-  if (limit.kind == JointLimitKind::None) return true;
+  if (limit.kind == JointLimitKind::kNone) return true;
   const auto unit = normalized_rotation(rest_relative);
   if (!unit) return false;
   const glm::vec3 axis = unit_axis(limit.axis);
   const SwingTwist st = swing_twist(*unit, axis);
   const float twist_out = outside_by(twist_angle(st.twist, axis), limit.min_angle, limit.max_angle);
-  const float swing_max = limit.kind == JointLimitKind::Hinge ? 0.0f : limit.cone_angle;
+  const float swing_max = limit.kind == JointLimitKind::kHinge ? 0.0f : limit.cone_angle;
   return twist_out <= tolerance && swing_angle(st.swing) <= swing_max + tolerance;
 }
 

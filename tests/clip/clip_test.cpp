@@ -11,7 +11,7 @@
 #include "asterune/clip/binding.hpp"
 #include "asterune/clip/clip.hpp"
 #include "asterune/clip/sample.hpp"
-#include "asterune/retarget/source_skeleton.hpp"
+#include "asterune/rig/source_skeleton.hpp"
 #include "asterune/rig/pose.hpp"
 #include "asterune/rig/rig.hpp"
 #include "support/alloc_counter.hpp"
@@ -91,7 +91,7 @@ TEST_CASE("bind_clip to a rig resolves plain and parent-qualified names", "[clip
   clip.tracks.push_back(rotation_track("RightArm/Hand", {0.0f}, {about({0, 0, 1}, 20)}));
   clip.tracks.push_back(rotation_track("Tail", {0.0f}, {about({0, 0, 1}, 30)}));
 
-  Result<ClipBinding> b = bind_clip(clip, rig);
+  Result<ClipBinding> b = build_clip_binding(clip, rig);
   REQUIRE(b.ok());
   const ClipBinding& binding = b.value();
   CHECK(binding.joint_count() == rig.joint_count());
@@ -115,7 +115,7 @@ TEST_CASE("bind_clip refuses an ambiguous plain name and names the qualified one
   Clip clip;
   clip.name = "grab";
   clip.tracks.push_back(rotation_track("Hand", {0.0f}, {glm::quat(1, 0, 0, 0)}));
-  Result<ClipBinding> b = bind_clip(clip, rig);
+  Result<ClipBinding> b = build_clip_binding(clip, rig);
   REQUIRE_FALSE(b.ok());
   CHECK_THAT(b.message(), Catch::Contains("grab"));
   CHECK_THAT(b.message(), Catch::Contains("'Hand'"));
@@ -130,7 +130,7 @@ TEST_CASE("bind_clip refuses two tracks on one joint", "[clip][binding]") {
   clip.name = "double";
   clip.tracks.push_back(rotation_track("LeftArm", {0.0f}, {glm::quat(1, 0, 0, 0)}));
   clip.tracks.push_back(rotation_track("Torso/LeftArm", {0.0f}, {glm::quat(1, 0, 0, 0)}));
-  Result<ClipBinding> b = bind_clip(clip, rig);
+  Result<ClipBinding> b = build_clip_binding(clip, rig);
   REQUIRE_FALSE(b.ok());
   CHECK_THAT(b.message(), Catch::Contains("Torso/LeftArm"));
   CHECK_THAT(b.message(), Catch::Contains("already driven"));
@@ -145,7 +145,7 @@ TEST_CASE("bind_clip validates keys and names the track", "[clip][binding]") {
     clip.name = "bad";
     clip.duration = 1.0f;
     clip.tracks.push_back(track);
-    Result<ClipBinding> b = bind_clip(clip, rig);
+    Result<ClipBinding> b = build_clip_binding(clip, rig);
     REQUIRE_FALSE(b.ok());
     CHECK_THAT(b.message(), Catch::Contains("LeftArm"));
     CHECK_THAT(b.message(), Catch::Contains(reason));
@@ -166,13 +166,13 @@ TEST_CASE("make_clip_binding checks its mapping", "[clip][binding]") {
   Clip clip;
   clip.name = "c";
   clip.tracks.push_back(rotation_track("a", {0.0f}, {glm::quat(1, 0, 0, 0)}));
-  CHECK_FALSE(make_clip_binding(clip, {0, 1}, {Transform{}, Transform{}}).ok());   // track 1 missing
-  CHECK_FALSE(make_clip_binding(clip, {0, 0}, {Transform{}, Transform{}}).ok());   // track used twice
-  CHECK_FALSE(make_clip_binding(clip, {0, -1}, {Transform{}}).ok());               // size mismatch
+  CHECK_FALSE(build_clip_binding_from_tracks(clip, {0, 1}, {Transform{}, Transform{}}).ok());   // track 1 missing
+  CHECK_FALSE(build_clip_binding_from_tracks(clip, {0, 0}, {Transform{}, Transform{}}).ok());   // track used twice
+  CHECK_FALSE(build_clip_binding_from_tracks(clip, {0, -1}, {Transform{}}).ok());               // size mismatch
   Transform bad;
   bad.position.x = std::numeric_limits<float>::quiet_NaN();
-  CHECK_FALSE(make_clip_binding(clip, {-1}, {bad}).ok());
-  Result<ClipBinding> ok = make_clip_binding(clip, {-1, 0}, {Transform{}, Transform{}});
+  CHECK_FALSE(build_clip_binding_from_tracks(clip, {-1}, {bad}).ok());
+  Result<ClipBinding> ok = build_clip_binding_from_tracks(clip, {-1, 0}, {Transform{}, Transform{}});
   REQUIRE(ok.ok());
   CHECK(ok.value().track_of(1) == 0);
 }
@@ -190,7 +190,7 @@ TEST_CASE("sample_clip slerps rotations and lerps translations between keys", "[
   move.translation_times = {0.0f, 2.0f};
   move.translations = {glm::vec3(0, 0, 0), glm::vec3(4, -2, 8)};
   clip.tracks.push_back(move);
-  Result<ClipBinding> b = bind_clip(clip, rig);
+  Result<ClipBinding> b = build_clip_binding(clip, rig);
   REQUIRE(b.ok());
   Pose pose = make_pose(rig);
   const int arm = joint_named(rig, "LeftArm");
@@ -223,7 +223,7 @@ TEST_CASE("sample_clip takes the shortest arc across a quaternion sign flip", "[
   clip.name = "flip";
   clip.duration = 1.0f;
   clip.tracks.push_back(rotation_track("LeftArm", {0.0f, 1.0f}, {about({0, 0, 1}, 170), -about({0, 0, 1}, 190)}));
-  Result<ClipBinding> b = bind_clip(clip, rig);
+  Result<ClipBinding> b = build_clip_binding(clip, rig);
   REQUIRE(b.ok());
   Pose pose = make_pose(rig);
   sample_clip(clip, b.value(), 0.5f, WrapMode::kClamp, pose);
@@ -253,7 +253,7 @@ TEST_CASE("wrap modes: loop, clamp, nonfinite time", "[clip][sample]") {
   clip.name = "spin";
   clip.duration = 1.0f;
   clip.tracks.push_back(rotation_track("LeftArm", {0.0f, 1.0f}, {about({1, 0, 0}, 0), about({1, 0, 0}, 80)}));
-  Result<ClipBinding> b = bind_clip(clip, rig);
+  Result<ClipBinding> b = build_clip_binding(clip, rig);
   REQUIRE(b.ok());
   Pose pose = make_pose(rig);
   const size_t arm = static_cast<size_t>(joint_named(rig, "LeftArm"));
@@ -301,7 +301,7 @@ TEST_CASE("empty tracks and missing joints sample the default with coverage 0", 
   empty.name = "tip";
   clip.tracks.push_back(empty);
   clip.tracks.push_back(rotation_track("nope", {0.0f}, {glm::quat(1, 0, 0, 0)}));
-  Result<ClipBinding> b = bind_clip(clip, sk);
+  Result<ClipBinding> b = build_clip_binding(clip, sk);
   REQUIRE(b.ok());
   REQUIRE(b.value().unmatched_tracks().size() == 1);
   CHECK(b.value().unmatched_tracks()[0] == "nope");
@@ -323,7 +323,7 @@ TEST_CASE("empty tracks and missing joints sample the default with coverage 0", 
 
   // Two tracks naming one source joint are refused.
   clip.tracks.push_back(rotation_track("mid", {0.0f}, {glm::quat(1, 0, 0, 0)}));
-  CHECK_FALSE(bind_clip(clip, sk).ok());
+  CHECK_FALSE(build_clip_binding(clip, sk).ok());
 }
 
 TEST_CASE("clip_binds_natively: every track resolves to a distinct joint", "[clip][binding]") {
@@ -353,7 +353,7 @@ TEST_CASE("sample_clip allocates nothing and never produces nonfinite output", "
   }
   clip.tracks.push_back(rotation_track("LeftArm", times, keys));
   clip.tracks.push_back(rotation_track("RightArm/Hand", times, keys));
-  Result<ClipBinding> b = bind_clip(clip, rig);
+  Result<ClipBinding> b = build_clip_binding(clip, rig);
   REQUIRE(b.ok());
   Pose pose = make_pose(rig);
   const float samples[] = {0.0f, 0.013f, 0.5f, 0.999f, 1.0f, 7.3f, -2.2f,

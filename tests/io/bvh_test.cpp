@@ -96,7 +96,7 @@ glm::dvec3 chain_position(const std::vector<double>& v, const std::vector<Link>&
 
 // Same from the importer: sample the clip at frame f and accumulate world transforms.
 std::vector<Transform> sampled_world(const io::BvhFile& bvh, int f) {
-  Result<ClipBinding> b = bind_clip(bvh.clip, bvh.skeleton);
+  Result<ClipBinding> b = build_clip_binding(bvh.clip, bvh.skeleton);
   REQUIRE(b.ok());
   const size_t n = static_cast<size_t>(bvh.skeleton.joint_count());
   std::vector<Transform> local(n), world(n);
@@ -360,7 +360,7 @@ TEST_CASE("BVH Euler flips between frames interpolate the short way", "[io][bvh]
   // RThumb in 49_04 flips near frame 233 (raw Z/Y/X jump by ~100+ degrees). The sampled
   // midpoint must lie halfway along the true (matrix-derived) rotation between the two frames.
   const io::BvhFile bvh = load(k4904);
-  Result<ClipBinding> b = bind_clip(bvh.clip, bvh.skeleton);
+  Result<ClipBinding> b = build_clip_binding(bvh.clip, bvh.skeleton);
   REQUIRE(b.ok());
   const int thumb = bvh.skeleton.find("RThumb");
   REQUIRE(thumb == 30);
@@ -395,7 +395,7 @@ TEST_CASE("BVH equivalent Euler triples (a sign flip) do not move the joint", "[
       "30 40 50\n210 140 230\n";
   Result<io::BvhFile> r = io::parse_bvh(text, "flip.bvh");
   REQUIRE(r.ok());
-  Result<ClipBinding> b = bind_clip(r.value().clip, r.value().skeleton);
+  Result<ClipBinding> b = build_clip_binding(r.value().clip, r.value().skeleton);
   REQUIRE(b.ok());
   const glm::dmat3 want = rot_z(30) * rot_y(40) * rot_x(50);
   for (float t : {0.0f, 0.25f, 0.5f, 0.75f, 1.0f}) {
@@ -539,7 +539,7 @@ TEST_CASE("BVH without any channels has a skeleton and empty tracks", "[io][bvh]
   CHECK(r.value().skeleton.joint_count() == 2);
   CHECK(r.value().clip.tracks[1].rotations.empty());
   CHECK(r.value().clip.duration == Approx(0.2f));
-  Result<ClipBinding> b = bind_clip(r.value().clip, r.value().skeleton);
+  Result<ClipBinding> b = build_clip_binding(r.value().clip, r.value().skeleton);
   REQUIRE(b.ok());
   std::vector<Transform> local(2);
   std::vector<float> cov(2, 1.0f);
@@ -557,7 +557,7 @@ TEST_CASE("BVH units: CMU to studs constant", "[io][bvh]") {
 
 TEST_CASE("sampling an imported BVH clip allocates nothing", "[io][bvh][alloc]") {
   const io::BvhFile bvh = load(k4904);
-  Result<ClipBinding> b = bind_clip(bvh.clip, bvh.skeleton);
+  Result<ClipBinding> b = build_clip_binding(bvh.clip, bvh.skeleton);
   REQUIRE(b.ok());
   std::vector<Transform> local(31);
   std::vector<float> cov(31);

@@ -144,7 +144,7 @@ TEST_CASE("glTF CesiumMan: 19 joints, names, order, one animation", "[io][gltf]"
     CHECK(t.rotation_times.front() == Approx(0.0417f).margin(1e-3));
     CHECK(t.rotation_interpolation == Interpolation::kLinear);
   }
-  Result<ClipBinding> b = bind_clip(clip, src.skeleton);
+  Result<ClipBinding> b = build_clip_binding(clip, src.skeleton);
   REQUIRE(b.ok());
   CHECK(b.value().bound_count() == 19);
   CHECK(b.value().unmatched_tracks().empty());
@@ -194,7 +194,7 @@ TEST_CASE("glTF CesiumMan animation: sampled world matches raw keys composed wit
   const io::GltfSource src = load(kCesium);
   const SourceSkeleton& sk = src.skeleton;
   const Clip& clip = src.clips[0];
-  Result<ClipBinding> b = bind_clip(clip, sk);
+  Result<ClipBinding> b = build_clip_binding(clip, sk);
   REQUIRE(b.ok());
   const Glb glb = read_glb(kCesium);
   const json& anim = glb.doc["animations"][0];
@@ -247,7 +247,7 @@ TEST_CASE("glTF SimpleSkin: two unnamed joints, rotation about Z", "[io][gltf]")
   REQUIRE(clip.tracks.size() == 1u);
   CHECK(clip.tracks[0].name == "node2");
   CHECK(clip.tracks[0].rotations.size() == 12u);
-  Result<ClipBinding> b = bind_clip(clip, sk);
+  Result<ClipBinding> b = build_clip_binding(clip, sk);
   REQUIRE(b.ok());
   std::vector<Transform> local(2);
   std::vector<float> cov(2);
@@ -355,7 +355,7 @@ TEST_CASE("glTF hand-made file: fold, parents-first order, STEP, CUBICSPLINE val
   const Clip& clip = src.clips[0];
   CHECK(clip.name == "hand");
   REQUIRE(clip.tracks.size() == 2u);  // scale and the Holder channel are ignored
-  Result<ClipBinding> b = bind_clip(clip, sk);
+  Result<ClipBinding> b = build_clip_binding(clip, sk);
   REQUIRE(b.ok());
   std::vector<Transform> local(2);
   std::vector<float> cov(2);

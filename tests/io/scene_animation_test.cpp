@@ -75,7 +75,7 @@ TEST_CASE("source clips load from BVH and glTF and build scene profiles", "[io][
   CHECK(bvh.value().rest_on_ground);
   CHECK(bvh.value().skeleton.units_to_studs == Approx(0.056444 / 0.28));
   io::SceneRetarget rt;
-  auto p = io::make_scene_profile(rt, bvh.value().skeleton, rig, true);
+  auto p = io::build_scene_profile(rt, bvh.value().skeleton, rig, true);
   REQUIRE(p.ok());
   CHECK(p.value().joints.size() == 15);
   CHECK(p.value().rest_on_ground);
@@ -83,7 +83,7 @@ TEST_CASE("source clips load from BVH and glTF and build scene profiles", "[io][
 
   rt.auto_map = false;
   rt.map = {{"LowerTorso", "Hips"}, {"LeftUpperArm", "LeftShoulder"}};
-  auto q = io::make_scene_profile(rt, bvh.value().skeleton, rig, true);
+  auto q = io::build_scene_profile(rt, bvh.value().skeleton, rig, true);
   REQUIRE(q.ok());
   CHECK(q.value().joints.size() == 2);
   CHECK(q.value().source_leg.size() == 3);
@@ -92,7 +92,7 @@ TEST_CASE("source clips load from BVH and glTF and build scene profiles", "[io][
   auto gltf = io::load_source_clip(std::string(ASTERUNE_TEST_DATA_DIR) + "/gltf/CesiumMan.glb");
   REQUIRE(gltf.ok());
   CHECK_FALSE(gltf.value().rest_on_ground);
-  auto g = io::make_scene_profile(io::SceneRetarget{}, gltf.value().skeleton, rig);
+  auto g = io::build_scene_profile(io::SceneRetarget{}, gltf.value().skeleton, rig);
   REQUIRE(g.ok());
   CHECK(g.value().joints.size() == 15);  // CesiumMan has no clavicles; R15 has none either
   CHECK(build_retarget_binding(gltf.value().skeleton, rig, g.value()).ok());

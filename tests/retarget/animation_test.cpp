@@ -54,16 +54,16 @@ TEST_CASE("an R15-named clip binds natively on R15 even with a profile", "[retar
   std::mt19937 rng(21);
   const Clip clip = r15_clip(rig, rng);
   const io::BvhFile cmu = load_cmu("cmu_49_04_run_leap.bvh");
-  auto profile = make_auto_profile(cmu.skeleton, rig);
+  auto profile = build_auto_profile(cmu.skeleton, rig);
   REQUIRE(profile.ok());
-  auto a = bind_animation(clip, rig, &cmu.skeleton, &profile.value());
+  auto a = build_animation_binding(clip, rig, &cmu.skeleton, &profile.value());
   REQUIRE(a.ok());
   CHECK(a.value().mode == AnimationMode::kNative);
   CHECK(a.value().retarget == nullptr);
   AnimationContext ctx = make_animation_context(a.value());
   std::vector<Transform> local(static_cast<size_t>(rig.joint_count())), direct(local.size());
   std::vector<float> cov(local.size()), cov_direct(local.size());
-  auto native = bind_clip(clip, rig);
+  auto native = build_clip_binding(clip, rig);
   REQUIRE(native.ok());
   for (float t : {0.0f, 0.3f, 0.77f}) {
     REQUIRE(sample_animation(clip, a.value(), rig, t, WrapMode::kLoop, ctx, local, cov));
@@ -74,10 +74,10 @@ TEST_CASE("an R15-named clip binds natively on R15 even with a profile", "[retar
     }
   }
   // The CMU clip does not use R15 names (though some, like Head, coincide): retargeted.
-  auto b = bind_animation(cmu.clip, rig, &cmu.skeleton, &profile.value());
+  auto b = build_animation_binding(cmu.clip, rig, &cmu.skeleton, &profile.value());
   REQUIRE(b.ok());
   CHECK(b.value().mode == AnimationMode::kRetarget);
-  CHECK_FALSE(bind_animation(cmu.clip, rig, nullptr, nullptr).ok());
+  CHECK_FALSE(build_animation_binding(cmu.clip, rig, nullptr, nullptr).ok());
 }
 
 TEST_CASE("an R15 clip through an R15->R15 profile reproduces itself", "[retarget][animation]") {
@@ -90,7 +90,7 @@ TEST_CASE("an R15 clip through an R15->R15 profile reproduces itself", "[retarge
   for (int j = 0; j < rig.joint_count(); ++j) p.joints.push_back({rig.child_name(j), source.joint_names[static_cast<size_t>(j)]});
   auto b = build_retarget_binding(source, rig, p);
   REQUIRE(b.ok());
-  auto native = bind_clip(clip, rig);
+  auto native = build_clip_binding(clip, rig);
   REQUIRE(native.ok());
   const size_t n = static_cast<size_t>(rig.joint_count());
   std::vector<Transform> motor(n), src(n), out(n);
@@ -115,7 +115,7 @@ TEST_CASE("a baked clip sampled natively equals live retargeting at the key time
   const io::BvhFile cmu = load_cmu("cmu_49_04_run_leap.bvh");
   AutoProfileOptions opt;
   opt.auto_scale = true;
-  auto profile = make_auto_profile(cmu.skeleton, rig, opt);
+  auto profile = build_auto_profile(cmu.skeleton, rig, opt);
   REQUIRE(profile.ok());
   // Leave the left arm unmapped: its joints must stay uncovered in the baked clip too (RT5).
   auto& joints = profile.value().joints;
@@ -124,13 +124,13 @@ TEST_CASE("a baked clip sampled natively equals live retargeting at the key time
                joints.end());
   auto binding = build_retarget_binding(cmu.skeleton, rig, profile.value());
   REQUIRE(binding.ok());
-  auto source_binding = bind_clip(cmu.clip, cmu.skeleton);
+  auto source_binding = build_clip_binding(cmu.clip, cmu.skeleton);
   REQUIRE(source_binding.ok());
   auto baked = bake_retarget(cmu.clip, source_binding.value(), binding.value(), rig);
   REQUIRE(baked.ok());
   CHECK(baked.value().tracks.size() == 14);
   CHECK(clip_binds_natively(baked.value(), rig));
-  auto native = bind_clip(baked.value(), rig);
+  auto native = build_clip_binding(baked.value(), rig);
   REQUIRE(native.ok());
 
   const size_t n = static_cast<size_t>(rig.joint_count());
@@ -157,10 +157,10 @@ TEST_CASE("playing a BVH clip on R15 allocates nothing per frame", "[retarget][a
   // SPEC RG1.
   const Rig rig = r15();
   const io::BvhFile cmu = load_cmu("cmu_131_01_start_walk_stop.bvh");
-  auto profile = make_auto_profile(cmu.skeleton, rig);
+  auto profile = build_auto_profile(cmu.skeleton, rig);
   REQUIRE(profile.ok());
   RetargetCache cache;
-  auto a = bind_animation(cmu.clip, rig, &cmu.skeleton, &profile.value(), &cache);
+  auto a = build_animation_binding(cmu.clip, rig, &cmu.skeleton, &profile.value(), &cache);
   REQUIRE(a.ok());
   AnimationContext ctx = make_animation_context(a.value());
   std::vector<Transform> local(static_cast<size_t>(rig.joint_count()));

@@ -111,7 +111,7 @@ TEST_CASE("R15 drives R6 through roles; the plan lists both sides' leftovers", "
   CHECK(plan.mapped.size() == 6);  // hips, head, two arms, two legs
   CHECK(plan.unmapped_target.empty());
   CHECK(plan.unmapped_source.size() == 9);  // UpperTorso, lower arms, hands, lower legs, feet
-  auto profile = make_auto_profile(source, r6);
+  auto profile = build_auto_profile(source, r6);
   REQUIRE(profile.ok());
   // Both face -Z with +Y up: identity facing.
   CHECK(test::angle_between(profile.value().facing, glm::quat(1, 0, 0, 0)) < 1e-6f);
@@ -154,7 +154,7 @@ TEST_CASE("auto scale measures R6's single leg part from the hip pivot to its bo
   const SourceSkeleton source = source_skeleton_from_rig(r15);
   AutoProfileOptions opt;
   opt.auto_scale = true;
-  auto profile = make_auto_profile(source, r6, opt);
+  auto profile = build_auto_profile(source, r6, opt);
   REQUIRE(profile.ok());
   CHECK(profile.value().target_leg.size() == 1);
   CHECK(profile.value().source_leg.size() == 3);

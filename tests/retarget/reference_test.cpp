@@ -65,7 +65,7 @@ Loaded load(const std::string& file) {
   auto bvh = io::load_bvh(std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/" + file);
   REQUIRE(bvh.ok());
   bvh.value().skeleton.units_to_studs = io::kCmuUnitsToStuds;
-  auto binding = bind_clip(bvh.value().clip, bvh.value().skeleton);
+  auto binding = build_clip_binding(bvh.value().clip, bvh.value().skeleton);
   REQUIRE(binding.ok());
   return {std::move(bvh).value(), std::move(binding).value()};
 }
@@ -80,7 +80,7 @@ double check_bone_directions(const std::string& file, std::span<const LimbPair> 
   opt.rest_matching = rest_matching;
   opt.translation = true;
   opt.auto_scale = true;
-  auto profile = make_auto_profile(src.bvh.skeleton, rig, opt);
+  auto profile = build_auto_profile(src.bvh.skeleton, rig, opt);
   REQUIRE(profile.ok());
   // CMU faces +Z with its left at +X; R15 faces -Z with its left at -X: 180 deg about +Y.
   const glm::quat facing = glm::angleAxis(3.14159265f, glm::vec3(0, 1, 0));
@@ -164,7 +164,7 @@ TEST_CASE("re-expressed CMU joint axes leave the retargeted R15 pose unchanged",
   const SourceSkeleton moved = test::reexpress(skel, q);
   AutoProfileOptions opt;
   opt.auto_scale = true;
-  auto profile = make_auto_profile(skel, rig, opt);
+  auto profile = build_auto_profile(skel, rig, opt);
   REQUIRE(profile.ok());
   auto b0 = build_retarget_binding(skel, rig, profile.value());
   auto b1 = build_retarget_binding(moved, rig, profile.value());
@@ -240,7 +240,7 @@ TEST_CASE("retargeted CMU feet stand on the R15's ground (auto scale, ground ref
     AutoProfileOptions opt;
     opt.auto_scale = true;
     opt.rest_on_ground = true;
-    auto binding = build_retarget_binding(src.bvh.skeleton, rig, make_auto_profile(src.bvh.skeleton, rig, opt).value());
+    auto binding = build_retarget_binding(src.bvh.skeleton, rig, build_auto_profile(src.bvh.skeleton, rig, opt).value());
     REQUIRE(binding.ok());
     const size_t ns = static_cast<size_t>(src.bvh.skeleton.joint_count()), nt = static_cast<size_t>(rig.joint_count());
     std::vector<Transform> sl(ns), local(nt), world(nt);

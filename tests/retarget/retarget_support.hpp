@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "asterune/math/transform.hpp"
-#include "asterune/retarget/source_skeleton.hpp"
+#include "asterune/rig/source_skeleton.hpp"
 
 namespace asterune::test {
 

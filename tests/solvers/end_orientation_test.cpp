@@ -42,14 +42,14 @@ TEST_CASE("end orientation: weight slerps the delta and bad input gives the iden
 }
 
 TEST_CASE("end orientation: Roblox IKControlType maps to position / rotation goals (SPEC IK7)") {
-  CHECK(ik_goal_mask(IkGoalType::Transform).position);
-  CHECK(ik_goal_mask(IkGoalType::Transform).rotation);
-  CHECK(ik_goal_mask(IkGoalType::Position).position);
-  CHECK_FALSE(ik_goal_mask(IkGoalType::Position).rotation);
-  CHECK_FALSE(ik_goal_mask(IkGoalType::Rotation).position);
-  CHECK(ik_goal_mask(IkGoalType::Rotation).rotation);
+  CHECK(ik_goal_mask(IkGoalType::kTransform).position);
+  CHECK(ik_goal_mask(IkGoalType::kTransform).rotation);
+  CHECK(ik_goal_mask(IkGoalType::kPosition).position);
+  CHECK_FALSE(ik_goal_mask(IkGoalType::kPosition).rotation);
+  CHECK_FALSE(ik_goal_mask(IkGoalType::kRotation).position);
+  CHECK(ik_goal_mask(IkGoalType::kRotation).rotation);
   // Enum values follow Roblox's Enum.IKControlType numbering.
-  CHECK(static_cast<int>(IkGoalType::Transform) == 0);
-  CHECK(static_cast<int>(IkGoalType::Position) == 1);
-  CHECK(static_cast<int>(IkGoalType::Rotation) == 2);
+  CHECK(static_cast<int>(IkGoalType::kTransform) == 0);
+  CHECK(static_cast<int>(IkGoalType::kPosition) == 1);
+  CHECK(static_cast<int>(IkGoalType::kRotation) == 2);
 }

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "asterune/clip/clip.hpp"
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
 
 namespace asterune {
@@ -45,7 +45,7 @@ class ClipBinding {
   int bound_count() const;
 
  private:
-  friend Result<ClipBinding> make_clip_binding(const Clip& clip, std::vector<int> track_of_joint,
+  friend Result<ClipBinding> build_clip_binding_from_tracks(const Clip& clip, std::vector<int> track_of_joint,
                                                std::vector<Transform> defaults,
                                                std::vector<std::string> unmatched_tracks);
   std::vector<int> track_of_joint_;
@@ -63,18 +63,18 @@ Status validate_clip(const Clip& clip);
 /// mapping): track_of_joint[j] in [-1, clip.tracks.size()), defaults sized like track_of_joint
 /// and finite, no track used by two joints. Validates the clip (validate_clip). Fails with a
 /// message naming the clip and the reason; nothing half-built.
-Result<ClipBinding> make_clip_binding(const Clip& clip, std::vector<int> track_of_joint,
+Result<ClipBinding> build_clip_binding_from_tracks(const Clip& clip, std::vector<int> track_of_joint,
                                       std::vector<Transform> defaults,
                                       std::vector<std::string> unmatched_tracks = {});
 
 /// Binds a clip to a rig by child part name or parent-qualified name (SPEC P2, R6). Fails on an
 /// ambiguous plain name (message lists the qualified names), on two tracks resolving to the
 /// same joint, and on invalid keys. Unresolved names are listed in unmatched_tracks().
-Result<ClipBinding> bind_clip(const Clip& clip, const Rig& rig);
+Result<ClipBinding> build_clip_binding(const Clip& clip, const Rig& rig);
 
 /// Binds a clip to a source skeleton by exact joint name; defaults are skeleton.rest_local.
 /// Fails on two tracks naming the same joint and on invalid keys.
-Result<ClipBinding> bind_clip(const Clip& clip, const SourceSkeleton& skeleton);
+Result<ClipBinding> build_clip_binding(const Clip& clip, const SourceSkeleton& skeleton);
 
 /// True when the clip binds natively to the rig (SPEC P3): it has at least one track and every
 /// track resolves to exactly one joint of the rig (no unmatched, no ambiguous names). A player

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "asterune/controls/control.hpp"
-#include "asterune/controls/ik.hpp"
-#include "asterune/controls/look_at.hpp"
-#include "asterune/math/result.hpp"
+#include "asterune/controls/ik_control.hpp"
+#include "asterune/controls/look_at_control.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
 #include "asterune/rig/pose.hpp"
 

@@ -11,7 +11,7 @@
 
 #include <glm/glm.hpp>
 
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
 
 namespace asterune {

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "asterune/clip/clip.hpp"
-#include "asterune/math/result.hpp"
-#include "asterune/retarget/source_skeleton.hpp"
+#include "asterune/core/result.hpp"
+#include "asterune/rig/source_skeleton.hpp"
 
 namespace asterune::io {
 

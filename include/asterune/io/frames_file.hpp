@@ -13,8 +13,8 @@ namespace asterune::io {
 
 inline constexpr std::string_view kFramesFormat = "asterune.frames/1";
 
-/// What a control reports for one frame (filled by the control stack; empty until it exists).
-struct ControlReport {
+/// One control's outcome in a printed frame (copied from the stack's ControlReport).
+struct ControlRecord {
   std::string name;
   bool reached = false;
   float residual = 0.0f;  // what is left: IK studs to the target; look-at radians of gaze error
@@ -28,7 +28,7 @@ struct FrameRecord {
   std::vector<Transform> local;
   std::vector<float> coverage;
   std::vector<Transform> world;
-  std::vector<ControlReport> controls;
+  std::vector<ControlRecord> controls;
 };
 
 /// Serializes frames as one `asterune.frames/1` object:

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string_view>
 
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/rig/pose.hpp"
 #include "asterune/rig/rig.hpp"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/rig/rig_desc.hpp"
 
 namespace asterune::io {

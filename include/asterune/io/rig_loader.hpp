@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/rig_desc.hpp"
 

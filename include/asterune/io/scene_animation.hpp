@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "asterune/clip/clip.hpp"
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
 #include "asterune/retarget/profile.hpp"
-#include "asterune/retarget/source_skeleton.hpp"
+#include "asterune/rig/source_skeleton.hpp"
 
 namespace asterune {
 class Rig;
@@ -58,11 +58,11 @@ struct SourceClip {
 /// BVH clips set rest_on_ground (their root positions are absolute, their root OFFSET 0).
 Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::optional<float> units_to_studs = {});
 
-/// The retarget profile a scene asks for: make_auto_profile() for "map": "auto"; otherwise the
+/// The retarget profile a scene asks for: build_auto_profile() for "map": "auto"; otherwise the
 /// explicit mapping, with auto_facing() and the humanoid leg chains (for scale "auto") taken
 /// from the roles of both sides. An explicit "facing" replaces the automatic one.
 /// `rest_on_ground` goes to RetargetProfile::rest_on_ground (SourceClip::rest_on_ground).
-Result<RetargetProfile> make_scene_profile(const SceneRetarget& retarget, const SourceSkeleton& source, const Rig& rig,
+Result<RetargetProfile> build_scene_profile(const SceneRetarget& retarget, const SourceSkeleton& source, const Rig& rig,
                                            bool rest_on_ground = false);
 
 }  // namespace asterune::io

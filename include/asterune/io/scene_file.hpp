@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "asterune/controls/control.hpp"
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/io/scene_animation.hpp"
 #include "asterune/math/transform.hpp"
 

@@ -10,7 +10,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 
 namespace asterune {
 

@@ -11,7 +11,7 @@
 #include "asterune/clip/binding.hpp"
 #include "asterune/clip/clip.hpp"
 #include "asterune/clip/sample.hpp"
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/retarget/binding.hpp"
 #include "asterune/retarget/cache.hpp"
 
@@ -30,7 +30,7 @@ struct AnimationBinding {
 /// Binds `clip` for playback on `rig`. Native when clip_binds_natively(clip, rig); otherwise
 /// the clip is bound to `source` and retargeted through `profile` (the binding comes from
 /// `cache` when one is given). Fails when neither applies (names the clip, the rig and why).
-Result<AnimationBinding> bind_animation(const Clip& clip, const Rig& rig, const SourceSkeleton* source,
+Result<AnimationBinding> build_animation_binding(const Clip& clip, const Rig& rig, const SourceSkeleton* source,
                                         const RetargetProfile* profile, RetargetCache* cache = nullptr);
 
 /// Per-character scratch for sample_animation().

@@ -8,7 +8,7 @@
 
 #include "asterune/clip/binding.hpp"
 #include "asterune/clip/clip.hpp"
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/retarget/binding.hpp"
 
 namespace asterune {

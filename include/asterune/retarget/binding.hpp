@@ -20,10 +20,10 @@
 #include <span>
 #include <vector>
 
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
 #include "asterune/retarget/profile.hpp"
-#include "asterune/retarget/source_skeleton.hpp"
+#include "asterune/rig/source_skeleton.hpp"
 
 namespace asterune {
 

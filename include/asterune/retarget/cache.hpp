@@ -12,7 +12,7 @@
 #include <mutex>
 #include <tuple>
 
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/retarget/binding.hpp"
 
 namespace asterune {

@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/retarget/profile.hpp"
-#include "asterune/retarget/source_skeleton.hpp"
+#include "asterune/rig/source_skeleton.hpp"
 
 namespace asterune {
 
@@ -101,7 +101,7 @@ struct AutoProfileOptions {
 
 /// `map: "auto"`: a profile from the two role maps (plan_retarget), auto_facing(), and, for
 /// auto_scale, the leg chains of the first side (left, then right) complete on both skeletons.
-Result<RetargetProfile> make_auto_profile(const SourceSkeleton& source, const Rig& rig,
+Result<RetargetProfile> build_auto_profile(const SourceSkeleton& source, const Rig& rig,
                                           const AutoProfileOptions& options = {});
 
 }  // namespace asterune

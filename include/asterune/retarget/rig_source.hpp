@@ -7,7 +7,7 @@
 #include <span>
 
 #include "asterune/math/transform.hpp"
-#include "asterune/retarget/source_skeleton.hpp"
+#include "asterune/rig/source_skeleton.hpp"
 
 namespace asterune {
 

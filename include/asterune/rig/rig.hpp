@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
 #include "asterune/rig/rig_desc.hpp"
 

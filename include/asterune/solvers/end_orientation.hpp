@@ -11,7 +11,7 @@ namespace asterune {
 /// Roblox Enum.IKControlType values that are positional/orientation goals (LookAt is the
 /// look-at solver's business): Transform = position + rotation, Position = position only,
 /// Rotation = orientation only (no positional solve; only the end part turns).
-enum class IkGoalType : unsigned char { Transform = 0, Position = 1, Rotation = 2 };
+enum class IkGoalType : unsigned char { kTransform = 0, kPosition = 1, kRotation = 2 };
 
 struct IkGoalMask {
   bool position = true;  ///< run the positional solve (two-bone / FABRIK / CCD)

@@ -19,13 +19,13 @@
 namespace asterune {
 
 enum class JointLimitKind : std::uint8_t {
-  None,        ///< free joint
-  Hinge,       ///< turns about `axis` only, angle in [min_angle, max_angle]
-  BallSocket,  ///< `axis` tilts at most cone_angle (swing); twist about it in [min_angle, max_angle]
+  kNone,       ///< free joint
+  kHinge,      ///< turns about `axis` only, angle in [min_angle, max_angle]
+  kBallSocket, ///< `axis` tilts at most cone_angle (swing); twist about it in [min_angle, max_angle]
 };
 
 struct JointLimit {
-  JointLimitKind kind = JointLimitKind::None;
+  JointLimitKind kind = JointLimitKind::kNone;
   /// Hinge axis, or the ball-socket's rest axis (the direction the cone opens around and the
   /// twist turns about). Unit, in the part's rest frame (see the file comment).
   glm::vec3 axis{1.0f, 0.0f, 0.0f};

@@ -1,8 +1,8 @@
-#include "asterune/controls/ik.hpp"
+#include "asterune/controls/ik_control.hpp"
 
 #include <cmath>
 
-#include "asterune/controls/chain.hpp"
+#include "asterune/controls/rig_chain.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 #include "asterune/solvers/ccd.hpp"
@@ -12,7 +12,7 @@
 
 namespace asterune {
 
-Result<IkControl> bind_ik(const Rig& rig, const IkSettings& settings, const std::string& what) {
+Result<IkControl> build_ik_control(const Rig& rig, const IkSettings& settings, const std::string& what) {
   auto chain = resolve_chain(rig, settings.chain_root, settings.end, what);
   if (!chain) return chain.error();
   IkControl c;

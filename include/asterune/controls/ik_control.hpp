@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "asterune/controls/control.hpp"
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/solvers/solve_report.hpp"
 
 namespace asterune {
@@ -47,7 +47,7 @@ struct IkControl {
 /// CCD; `kTwoBone` on a chain that is not two segments, or `kFabrik` on one segment, fails.
 /// Also fails on unresolved names, a non-descending end, nonfinite offsets or goals, a
 /// control with neither a position nor an orientation goal. Allocates.
-Result<IkControl> bind_ik(const Rig& rig, const IkSettings& settings, const std::string& what);
+Result<IkControl> build_ik_control(const Rig& rig, const IkSettings& settings, const std::string& what);
 
 /// Forgets the retained bend direction (SPEC CS7).
 void reset_ik_control(IkControl& control);

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "asterune/controls/control.hpp"
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/solvers/look_at.hpp"
 
 namespace asterune {
@@ -32,7 +32,7 @@ struct LookAtControl {
 /// Binds `settings` to `rig`. Fails on unresolved or ambiguous names, an end that does not
 /// descend from chain_root, a zero or nonfinite forward axis, nonfinite or negative limits,
 /// or a weight list whose length differs from the chain's joint count. Allocates.
-Result<LookAtControl> bind_look_at(const Rig& rig, const LookAtSettings& settings, const std::string& what);
+Result<LookAtControl> build_look_at_control(const Rig& rig, const LookAtSettings& settings, const std::string& what);
 
 /// One solve: writes a candidate local transform per chain joint into `candidates` (size =
 /// joints.size()) and returns the solver's report. Invalid input (nonfinite root or target,

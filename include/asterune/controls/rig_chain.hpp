@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "asterune/math/result.hpp"
+#include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
 
 namespace asterune {

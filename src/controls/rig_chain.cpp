@@ -1,4 +1,4 @@
-#include "asterune/controls/chain.hpp"
+#include "asterune/controls/rig_chain.hpp"
 
 #include <algorithm>
 

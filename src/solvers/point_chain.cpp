@@ -1,12 +1,12 @@
 // Chain helpers: solved points -> per-joint world deltas (SPEC IK5), and the private pieces
 // shared by FABRIK and CCD (see chain_internal.hpp).
-#include "asterune/solvers/chain.hpp"
+#include "asterune/solvers/point_chain.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "asterune/math/transform.hpp"
-#include "chain_internal.hpp"
+#include "point_chain_internal.hpp"
 
 namespace asterune {
 

@@ -1,8 +1,8 @@
-#include "asterune/controls/look_at.hpp"
+#include "asterune/controls/look_at_control.hpp"
 
 #include <cmath>
 
-#include "asterune/controls/chain.hpp"
+#include "asterune/controls/rig_chain.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 
@@ -13,7 +13,7 @@ constexpr float kDegToRad = 0.017453292519943295f;
 
 }  // namespace
 
-Result<LookAtControl> bind_look_at(const Rig& rig, const LookAtSettings& settings, const std::string& what) {
+Result<LookAtControl> build_look_at_control(const Rig& rig, const LookAtSettings& settings, const std::string& what) {
   auto chain = resolve_chain(rig, settings.chain_root, settings.end, what);
   if (!chain) return chain.error();
   LookAtControl c;

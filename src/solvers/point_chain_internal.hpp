@@ -6,7 +6,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include "asterune/solvers/chain.hpp"
+#include "asterune/solvers/point_chain.hpp"
 
 namespace asterune::detail {
 
