@@ -1,5 +1,5 @@
 # The two user commands: `make demo` and `make test`. Both install missing Debian packages first.
-.PHONY: deps demo test sanitize bench clean
+.PHONY: deps demo test sanitize fuzz-smoke tsan bench clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -19,6 +19,18 @@ sanitize: deps
 	cmake --preset asan
 	cmake --build --preset asan
 	ctest --preset asan
+
+# libFuzzer harnesses (tests/fuzz), 15 s each on their seeds, then their regression inputs.
+fuzz-smoke: deps
+	cmake --preset fuzz
+	cmake --build --preset fuzz
+	bash scripts/fuzz-smoke.sh 15 build/fuzz
+
+# The concurrency test alone under ThreadSanitizer.
+tsan: deps
+	cmake --preset tsan
+	cmake --build --preset tsan
+	ctest --preset tsan
 
 bench: deps
 	cmake --preset bench

@@ -3,7 +3,7 @@
 # As root it runs apt-get; otherwise it prints the exact command and stops.
 set -euo pipefail
 packages=(g++ make cmake libglm-dev catch2 nlohmann-json3-dev libpugixml-dev libcli11-dev
-          libbenchmark-dev libtinygltf-dev libstb-dev)
+          libbenchmark-dev libtinygltf-dev libstb-dev clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

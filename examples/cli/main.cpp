@@ -39,6 +39,7 @@ struct Options {
 // control stack of cli::demo_controls() (left arm reaching, head tracking a moving target).
 constexpr int kDemoFrames = 60;
 constexpr float kDemoDt = 1.0f / 60.0f;
+constexpr int kMaxFrames = 100000;  // the --frames and scene "frames" limit
 
 cli::Run make_run(const Options& opt) {
   io::SceneDesc scene;
@@ -79,9 +80,16 @@ cli::Run make_run(const Options& opt) {
       base = std::move(pose.value());
     }
     auto source = std::make_unique<cli::AnimationPoseSource>(*scene.animation, run.rig, std::move(base));
-    // --clip without a scene or --frames plays the whole clip once.
-    if (opt.scene.empty() && !opt.frames)
-      run.frames = std::max(1, static_cast<int>(std::floor(source->duration() / run.dt + 1e-3f)) + 1);
+    // --clip without a scene or --frames plays the whole clip once. The count is checked in
+    // double before it becomes an int: a huge duration or a tiny dt must not overflow.
+    if (opt.scene.empty() && !opt.frames) {
+      const double count = std::floor(static_cast<double>(source->duration()) / run.dt + 1e-3) + 1.0;
+      if (!std::isfinite(count) || count > kMaxFrames)
+        throw CliError(opt.clip + ": playing the whole clip (" + std::to_string(source->duration()) + " s at dt " +
+                       std::to_string(run.dt) + ") takes more than " + std::to_string(kMaxFrames) +
+                       " frames; pass --frames");
+      run.frames = std::max(1, static_cast<int>(count));
+    }
     run.source = std::move(source);
   } else if (scene.pose) {
     Result<Pose> pose = io::read_pose_file(*scene.pose, run.rig);
@@ -110,12 +118,20 @@ int run_main(const Options& opt) {
                      std::to_string(run.frames) + " frame(s), numbered 0.." + std::to_string(run.frames - 1));
     first = last = *opt.frame;
   }
-  const std::vector<io::FrameRecord> frames = cli::run_frames(run, first, last);
-  std::string out;
-  if (opt.format == "json") out = io::write_frames_json(run.rig, frames);
-  else if (opt.format == "csv") out = cli::format_csv(run, frames);
-  else out = cli::format_table(run, frames);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  // Each frame is printed as soon as it is solved: a long --all-frames run holds one frame.
+  auto write = [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
+  size_t printed = 0;
+  if (opt.format == "json") write(io::frames_json_head(run.rig));
+  else if (opt.format == "csv") write(cli::format_csv_header());
+  else write(cli::format_table_header(run));
+  cli::run_frames(run, first, last, [&](const io::FrameRecord& rec) {
+    if (opt.format == "json") write(io::frames_json_frame(run.rig, rec, printed));
+    else if (opt.format == "csv") write(cli::format_csv_frame(run, rec));
+    else write(cli::format_table_frame(run, rec));
+    ++printed;
+  });
+  if (opt.format == "json") write(io::frames_json_tail(printed));
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw CliError("cannot write the output");
   return 0;
 }
 
@@ -141,7 +157,7 @@ int main(int argc, char** argv) {
                  "Without a scene or --frames, the whole clip is played once at --dt")
       ->type_name("FILE");
   app.add_option("--frames", opt.frames, "number of frames to run (default: the scene's, else 1; demo 60)")
-      ->check(CLI::Range(1, 100000));
+      ->check(CLI::Range(1, kMaxFrames));
   app.add_option("--dt", opt.dt, "seconds per frame (default: the scene's, else 1/60)")
       ->check(CLI::Range(1e-6f, 1.0f));
   app.add_option("--format", opt.format, "output: table (for people), json (asterune.frames/1) or csv")

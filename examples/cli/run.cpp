@@ -37,23 +37,28 @@ void WaveDemoSource::sample(float time, std::span<Transform> local, std::span<fl
   set(head_, 8.0f * wave, {0, 1, 0});  // the head turns a little with the wave
 }
 
-std::vector<io::FrameRecord> run_frames(Run& run, int first_recorded, int last_recorded) {
+void run_frames(Run& run, int first_recorded, int last_recorded,
+                const std::function<void(const io::FrameRecord&)>& sink) {
   const int n = run.rig.joint_count();
   Pose pose = make_pose(run.rig);
-  std::vector<Transform> world(static_cast<size_t>(n));
-  std::vector<io::ControlRecord> reports;
-  std::vector<io::FrameRecord> out;
+  io::FrameRecord rec;
+  rec.world.resize(static_cast<size_t>(n));
   for (int f = 0; f < run.frames; ++f) {
     const float t = static_cast<float>(f) * run.dt;
     reset_pose(pose.local_span(), pose.coverage_span());
-    reports.clear();
+    rec.controls.clear();
     if (run.source) run.source->sample(t, pose.local_span(), pose.coverage_span());
-    for (auto& step : run.steps) step->update(t, run.dt, run.root, pose.local_span(), pose.coverage_span(), reports);
-    evaluate_world(run.rig, run.root, pose.local_span(), world);
-    if (f >= first_recorded && f <= last_recorded)
-      out.push_back(io::FrameRecord{f, t, pose.local, pose.coverage, world, reports});
+    for (auto& step : run.steps)
+      step->update(t, run.dt, run.root, pose.local_span(), pose.coverage_span(), rec.controls);
+    evaluate_world(run.rig, run.root, pose.local_span(), rec.world);
+    if (f >= first_recorded && f <= last_recorded) {
+      rec.frame = f;
+      rec.time = t;
+      rec.local = pose.local;
+      rec.coverage = pose.coverage;
+      sink(rec);
+    }
   }
-  return out;
 }
 
 glm::vec3 euler_xyz_degrees(const glm::quat& q) {
@@ -90,7 +95,7 @@ std::string parent_label(const Rig& rig, int j) {
 
 }  // namespace
 
-std::string format_table(const Run& run, std::span<const io::FrameRecord> frames) {
+std::string format_table_header(const Run& run) {
   const Rig& rig = run.rig;
   std::string s;
   const Transform& r = run.root;
@@ -100,7 +105,13 @@ std::string format_table(const Run& run, std::span<const io::FrameRecord> frames
   s += "T = the joint's animated transform (child = P * C0 * T * C1^-1); rotation as quaternion [w x y z]\n"
        "and as Euler angles in degrees, XYZ order: R = Rx(x) * Ry(y) * Rz(z) (Roblox CFrame.Angles).\n"
        "world = the child part's world position (studs). cov = coverage.\n";
-  for (const io::FrameRecord& rec : frames) {
+  return s;
+}
+
+std::string format_table_frame(const Run& run, const io::FrameRecord& rec) {
+  const Rig& rig = run.rig;
+  std::string s;
+  {
     s += fmt("\nframe %d  t = %.4f s\n", rec.frame, rec.time);
     s += fmt("%3s  %-16s %-16s %-16s %4s  %-24s  %-29s  %-24s    %s\n", "#", "joint", "child part", "parent joint", "cov",
              "T position", "T rotation [w x y z]", "T Euler XYZ (deg)", "world position");
@@ -120,18 +131,21 @@ std::string format_table(const Run& run, std::span<const io::FrameRecord> frames
   return s;
 }
 
-std::string format_csv(const Run& run, std::span<const io::FrameRecord> frames) {
+std::string format_csv_header() {
+  return "frame,time,index,joint,part0,part1,parent,coverage,tx,ty,tz,qw,qx,qy,qz,euler_x_deg,euler_y_deg,euler_z_deg,"
+         "world_x,world_y,world_z,world_qw,world_qx,world_qy,world_qz\n";
+}
+
+std::string format_csv_frame(const Run& run, const io::FrameRecord& rec) {
   const Rig& rig = run.rig;
-  std::string s =
-      "frame,time,index,joint,part0,part1,parent,coverage,tx,ty,tz,qw,qx,qy,qz,euler_x_deg,euler_y_deg,euler_z_deg,"
-      "world_x,world_y,world_z,world_qw,world_qx,world_qy,world_qz\n";
+  std::string s;
   auto quoted = [](const std::string& v) {
     if (v.find_first_of(",\"\n") == std::string::npos) return v;
     std::string q = "\"";
     for (char c : v) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
     return q + "\"";
   };
-  for (const io::FrameRecord& rec : frames) {
+  {
     for (int j = 0; j < rig.joint_count(); ++j) {
       const auto i = static_cast<size_t>(j);
       const Transform& t = rec.local[i];

@@ -3,6 +3,7 @@
 // list of frame steps applied after it (later: the control stack), evaluated frame by frame.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -66,14 +67,19 @@ struct Run {
   std::vector<std::unique_ptr<FrameStep>> steps;
 };
 
-/// Runs every frame and records those with `wanted(frame)`.
-std::vector<io::FrameRecord> run_frames(Run& run, int first_recorded, int last_recorded);
+/// Runs every frame and hands each frame in [first_recorded, last_recorded] to `sink` as soon
+/// as it is solved, so a long run never holds its frames (the record is reused between calls).
+void run_frames(Run& run, int first_recorded, int last_recorded, const std::function<void(const io::FrameRecord&)>& sink);
 
 /// Euler angles in degrees (a, b, c) with R = Rx(a) * Ry(b) * Rz(c), the order of Roblox
 /// CFrame.Angles / ToEulerAnglesXYZ. At gimbal lock (|b| = 90) c is 0.
 glm::vec3 euler_xyz_degrees(const glm::quat& q);
 
-std::string format_table(const Run& run, std::span<const io::FrameRecord> frames);
-std::string format_csv(const Run& run, std::span<const io::FrameRecord> frames);
+/// Table output: the header once, then one block per frame.
+std::string format_table_header(const Run& run);
+std::string format_table_frame(const Run& run, const io::FrameRecord& frame);
+/// CSV output: the header line once, then one row per joint per frame.
+std::string format_csv_header();
+std::string format_csv_frame(const Run& run, const io::FrameRecord& frame);
 
 }  // namespace asterune::cli

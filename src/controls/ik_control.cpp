@@ -94,7 +94,7 @@ SolveReport solve_ik_control(IkControl& c, const Rig& rig, const Transform& root
         if (lf > 1e-6f && lt > 1e-6f && std::isfinite(lt)) c.deltas[0] = rotation_between(from / lf, to / lt);
         else c.deltas[0] = identity;
         const glm::vec3 end = c.points[0] + c.deltas[0] * from;
-        report.residual = glm::length(end - target);
+        report.residual = distance_between(end, target);
         report.reached = report.residual <= 1e-3f;
         report.clamped = std::fabs(lt - lf) > 1e-3f;
         report.passes = 1;

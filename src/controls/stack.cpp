@@ -215,7 +215,7 @@ void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, std::sp
   rep.status = ControlStatus::kSolved;
   if (const auto* ik = std::get_if<IkControl>(&s.bound)) {
     if (ik->position_goal) {
-      rep.residual = glm::length(ik_endpoint(*ik, world) - target);
+      rep.residual = distance_between(ik_endpoint(*ik, world), target);
     } else {
       const glm::quat end = world[static_cast<size_t>(ik->joints.back())].rotation;
       rep.residual = rotation_angle(glm::normalize(glm::conjugate(ik->orientation_goal) * end));

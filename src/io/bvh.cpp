@@ -5,10 +5,13 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <cstdint>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <system_error>
+#include <unordered_set>
 
 #include <glm/gtc/constants.hpp>
 
@@ -27,6 +30,9 @@ const char* to_string(BvhChannel channel) {
 }
 
 namespace {
+
+constexpr double kMaxBvhFrameTime = 3600.0;                      // seconds per frame
+constexpr std::uintmax_t kMaxBvhFileBytes = std::uintmax_t{64} << 20;  // 64 MiB
 
 struct Token {
   std::string_view text;
@@ -97,7 +103,9 @@ int axis_of(BvhChannel c) {
 
 class Parser {
  public:
-  Parser(std::string_view text, const std::string& source) : tokens_(tokenize(text)), source_(source) {}
+  Parser(std::string_view text, const std::string& source) : tokens_(tokenize(text)), source_(source) {
+    last_line_ = line_count(text);
+  }
 
   Result<BvhFile> run();
 
@@ -126,6 +134,9 @@ class Parser {
       return error_at(tok.line, std::string("expected ") + what + ", found '" + std::string(tok.text) + "'");
     if (!std::isfinite(value))
       return error_at(tok.line, std::string(what) + " is not finite ('" + std::string(tok.text) + "')");
+    // Every number ends up in a float (offsets, positions, times): refuse it here, not as inf later.
+    if (std::fabs(value) > static_cast<double>(std::numeric_limits<float>::max()))
+      return error_at(tok.line, std::string(what) + " is too large for a float ('" + std::string(tok.text) + "')");
     ++pos_;
     out = value;
     return std::nullopt;
@@ -151,8 +162,20 @@ class Parser {
   std::optional<Error> parse_joint(int parent, int depth);
   std::optional<Error> parse_motion(BvhFile& file);
 
+  // Number of the last line holding text (a final line break does not start a line).
+  static int line_count(std::string_view text) {
+    int lines = 1;
+    for (size_t i = 0; i < text.size(); ++i) {
+      const bool line_end = text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'));
+      if (line_end && i + 1 < text.size()) ++lines;
+    }
+    return lines;
+  }
+
   std::vector<Token> tokens_;
   const std::string& source_;
+  int last_line_ = 1;  // the file's last line: each frame needs a line of its own (one frame may have none)
+  std::unordered_set<std::string> name_set_;
   size_t pos_ = 0;
 
   // Hierarchy under construction.
@@ -172,8 +195,7 @@ std::optional<Error> Parser::parse_joint(int parent, int depth) {
   if (name_tok.text == "{" || name_tok.text == "}") return error_at(name_tok.line, "joint has no name");
   ++pos_;
   const std::string name(name_tok.text);
-  for (const std::string& other : names_)
-    if (other == name) return error_at(name_tok.line, "duplicate joint name '" + name + "'");
+  if (!name_set_.insert(name).second) return error_at(name_tok.line, "duplicate joint name '" + name + "'");
   const int index = static_cast<int>(names_.size());
   names_.push_back(name);
   parents_.push_back(parent);
@@ -267,6 +289,14 @@ std::optional<Error> Parser::parse_motion(BvhFile& file) {
   double frame_time = 0.0;
   if (auto e = read_number("frame time", frame_time)) return e;
   if (!(frame_time > 0.0)) return error_at(time_line, "frame time must be positive");
+  if (frame_time > kMaxBvhFrameTime)
+    return error_at(time_line, "frame time must be at most " + std::to_string(static_cast<int>(kMaxBvhFrameTime)) +
+                                   " seconds, found " + std::to_string(frame_time));
+  // Every frame is a line of its own, even with no channels: never allocate for frames the
+  // text cannot hold.
+  if (frames > std::max(1, last_line_ - time_line))
+    return error_at(frames_line, std::to_string(frames) + " frames declared but the file has only " +
+                                     std::to_string(last_line_ - time_line) + " line(s) after 'Frame Time:'");
 
   const size_t joint_count = names_.size();
   const size_t channels = static_cast<size_t>(channel_total_);
@@ -380,6 +410,16 @@ Result<BvhFile> parse_bvh(std::string_view text, const std::string& source_name)
 }
 
 Result<BvhFile> load_bvh(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    return make_error(path + ": not a regular file (directories, devices and pipes are refused)");
+  if (!ec && std::filesystem::is_regular_file(status)) {
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > kMaxBvhFileBytes)
+      return make_error(path + ": file is " + std::to_string(size) + " bytes, more than the BVH limit of " +
+                        std::to_string(kMaxBvhFileBytes));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return make_error(path + ": cannot open BVH file");
   std::ostringstream buffer;

@@ -5,37 +5,53 @@
 namespace asterune::io {
 using namespace detail;
 
-std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frames) {
-  Json doc = Json::object();
-  doc["format"] = kFramesFormat;
-  doc["rig"] = rig.name();
-  Json out_frames = Json::array();
-  for (const FrameRecord& rec : frames) {
-    Json f = Json::object();
-    f["frame"] = rec.frame;
-    f["time"] = float_json(rec.time);
-    Json joints = Json::array();
-    for (int j = 0; j < rig.joint_count(); ++j) {
-      const auto i = static_cast<size_t>(j);
-      Json jj = Json::object();
-      jj["name"] = rig.joint_name(j);
-      jj["part0"] = rig.parent_name(j);
-      jj["part1"] = rig.child_name(j);
-      jj["parent"] = rig.parent(j);
-      jj["transform"] = placement_json(rec.local[i]);
-      jj["coverage"] = float_json(rec.coverage[i]);
-      jj["world"] = placement_json(rec.world[i]);
-      joints.push_back(std::move(jj));
-    }
-    f["joints"] = std::move(joints);
-    Json controls = Json::array();
-    for (const ControlRecord& c : rec.controls)
-      controls.push_back(Json{{"name", c.name}, {"reached", c.reached}, {"residual", float_json(c.residual)}});
-    f["controls"] = std::move(controls);
-    out_frames.push_back(std::move(f));
+namespace {
+Json frame_json(const Rig& rig, const FrameRecord& rec) {
+  Json f = Json::object();
+  f["frame"] = rec.frame;
+  f["time"] = float_json(rec.time);
+  Json joints = Json::array();
+  for (int j = 0; j < rig.joint_count(); ++j) {
+    const auto i = static_cast<size_t>(j);
+    Json jj = Json::object();
+    jj["name"] = rig.joint_name(j);
+    jj["part0"] = rig.parent_name(j);
+    jj["part1"] = rig.child_name(j);
+    jj["parent"] = rig.parent(j);
+    jj["transform"] = placement_json(rec.local[i]);
+    jj["coverage"] = float_json(rec.coverage[i]);
+    jj["world"] = placement_json(rec.world[i]);
+    joints.push_back(std::move(jj));
   }
-  doc["frames"] = std::move(out_frames);
-  return pretty_json(doc);
+  f["joints"] = std::move(joints);
+  Json controls = Json::array();
+  for (const ControlRecord& c : rec.controls)
+    controls.push_back(Json{{"name", c.name}, {"reached", c.reached}, {"residual", float_json(c.residual)}});
+  f["controls"] = std::move(controls);
+  return f;
+}
+std::string dump_scalar(const Json& v) { return v.dump(-1, ' ', false, Json::error_handler_t::replace); }
+}  // namespace
+
+// The pieces reproduce pretty_json's layout of {"format", "rig", "frames": [...]}: one space
+// of indent per level, each frame object at level 2.
+std::string frames_json_head(const Rig& rig) {
+  return "{\n \"format\": " + dump_scalar(Json(kFramesFormat)) + ",\n \"rig\": " + dump_scalar(Json(rig.name())) +
+         ",\n \"frames\": [";
+}
+
+std::string frames_json_frame(const Rig& rig, const FrameRecord& record, size_t index) {
+  std::string out = index == 0 ? "\n  " : ",\n  ";
+  append_pretty_json(frame_json(rig, record), 2, out);
+  return out;
+}
+
+std::string frames_json_tail(size_t frame_count) { return frame_count == 0 ? "]\n}\n" : "\n ]\n}\n"; }
+
+std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frames) {
+  std::string out = frames_json_head(rig);
+  for (size_t i = 0; i < frames.size(); ++i) out += frames_json_frame(rig, frames[i], i);
+  return out + frames_json_tail(frames.size());
 }
 
 }  // namespace asterune::io

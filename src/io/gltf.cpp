@@ -57,12 +57,18 @@ std::optional<std::string> read_floats(const tinygltf::Model& model, int accesso
   const int stride = acc.ByteStride(view);
   if (stride <= 0) return label + " has an invalid byte stride";
   const size_t element_size = static_cast<size_t>(component_size) * static_cast<size_t>(components);
-  const size_t start = view.byteOffset + acc.byteOffset;
+  // Every size and offset comes from the file: checked arithmetic, so nothing wraps around.
+  size_t start = 0, view_end = 0, span = 0, last = 0;
+  if (__builtin_add_overflow(view.byteOffset, acc.byteOffset, &start) ||
+      __builtin_add_overflow(view.byteOffset, view.byteLength, &view_end))
+    return label + " has a byte offset or length out of range";
   if (acc.count > 0) {
-    const size_t last = start + (acc.count - 1) * static_cast<size_t>(stride) + element_size;
-    if (last > view.byteOffset + view.byteLength || last > buffer.data.size())
+    if (__builtin_mul_overflow(acc.count - 1, static_cast<size_t>(stride), &span) ||
+        __builtin_add_overflow(start, span, &last) || __builtin_add_overflow(last, element_size, &last) ||
+        last > view_end || last > buffer.data.size())
       return label + " reads past the end of its buffer";
   }
+  // The bounds check above caps count * stride by the buffer size, so this cannot wrap.
   out.resize(acc.count * static_cast<size_t>(components));
   for (size_t e = 0; e < acc.count; ++e) {
     const unsigned char* p = buffer.data.data() + start + e * static_cast<size_t>(stride);

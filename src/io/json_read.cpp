@@ -13,6 +13,15 @@ namespace asterune::io::detail {
 std::string read_text_file(const std::filesystem::path& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) fail("", "is a directory, not a file");
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    fail("", "is not a regular file (devices, pipes and sockets are refused)");
+  if (!ec && std::filesystem::is_regular_file(status)) {
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > kMaxTextFileBytes)
+      fail("", "file is " + std::to_string(size) + " bytes, more than the limit of " +
+                   std::to_string(kMaxTextFileBytes));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) fail("", "cannot open file");
   std::ostringstream ss;
@@ -21,22 +30,50 @@ std::string read_text_file(const std::filesystem::path& path) {
   return ss.str();
 }
 
+namespace {
+// Line and column (1-based) of byte offset `end` in `text`.
+std::string line_column(std::string_view text, size_t end) {
+  size_t line = 1, col = 1;
+  end = std::min(end, text.size());
+  for (size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') ++line, col = 1;
+    else ++col;
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(col);
+}
+}  // namespace
+
+void check_json_depth(std::string_view text, size_t max_depth) {
+  // Counts brackets outside strings, so the parser (and the recursive copies and destructors
+  // of the value it builds) never sees more than max_depth levels. Syntax is left to the parser.
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth)
+        fail(line_column(text, i), "invalid JSON: nested deeper than " + std::to_string(max_depth) + " levels");
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+}
+
 Json parse_json(std::string_view text) {
+  check_json_depth(text, kMaxJsonDepth);
   try {
     return Json::parse(text.begin(), text.end());
   } catch (const Json::parse_error& e) {
-    // Turn the byte offset into line:column for people.
-    size_t line = 1, col = 1;
-    const size_t end = std::min(e.byte == 0 ? size_t{0} : e.byte - 1, text.size());
-    for (size_t i = 0; i < end; ++i) {
-      if (text[i] == '\n') ++line, col = 1;
-      else ++col;
-    }
     std::string what = e.what();
     // nlohmann prefixes "[json.exception.parse_error.101] parse error at line 1, column 5: ".
     const size_t colon = what.find(": ");
     if (colon != std::string::npos) what = what.substr(colon + 2);
-    fail("line " + std::to_string(line) + ", column " + std::to_string(col), "invalid JSON: " + what);
+    fail(line_column(text, e.byte == 0 ? size_t{0} : e.byte - 1), "invalid JSON: " + what);
   } catch (const Json::exception& e) {  // e.g. out_of_range.406: a number too large for a double
     std::string what = e.what();
     const size_t bracket = what.find("] ");
@@ -242,5 +279,7 @@ std::string pretty_json(const Json& v) {
   pretty(v, 0, out);
   return out + "\n";
 }
+
+void append_pretty_json(const Json& v, int indent, std::string& out) { pretty(v, indent, out); }
 
 }  // namespace asterune::io::detail

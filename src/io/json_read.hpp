@@ -4,6 +4,7 @@
 // returns a failed Result, so nothing half-built escapes and no exception leaves asterune::io.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <initializer_list>
 #include <optional>
@@ -26,10 +27,22 @@ struct LoadError {
   std::string reason;
 };
 
-/// Reads a whole file; throws LoadError{"", "cannot open ..."} on failure.
+/// Deepest array/object nesting any JSON reader accepts (docs/formats.md, "Limits").
+inline constexpr size_t kMaxJsonDepth = 64;
+/// Largest text file (JSON, .rbxmx) any reader accepts: 256 MiB (docs/formats.md, "Limits").
+inline constexpr std::uintmax_t kMaxTextFileBytes = std::uintmax_t{256} << 20;
+
+/// Reads a whole file; throws LoadError{"", reason} when it cannot be opened or read, is a
+/// directory or not a regular file (a device such as /dev/zero, a pipe), or is larger than
+/// kMaxTextFileBytes.
 std::string read_text_file(const std::filesystem::path& path);
 
-/// Parses JSON text; a syntax error throws LoadError naming line and column.
+/// Throws LoadError naming line and column when `text` nests arrays/objects deeper than
+/// `max_depth` (brackets inside strings do not count). Linear, no recursion.
+void check_json_depth(std::string_view text, size_t max_depth);
+
+/// Parses JSON text; a syntax error or nesting deeper than kMaxJsonDepth throws LoadError
+/// naming line and column.
 Json parse_json(std::string_view text);
 
 /// Appends a key or an index to a JSON pointer, escaping '~' and '/' (RFC 6901).
@@ -71,5 +84,8 @@ Json placement_json(const Transform& t);
 
 /// Indented JSON text in which arrays of numbers and small placement objects stay on one line.
 std::string pretty_json(const Json& v);
+/// The same layout for a value nested `indent` levels deep (no trailing newline), for writers
+/// that stream a document piece by piece.
+void append_pretty_json(const Json& v, int indent, std::string& out);
 
 }  // namespace asterune::io::detail

@@ -75,9 +75,16 @@ struct RawMotor {
   JointDesc desc;
 };
 
-void collect(const pugi::xml_node& node, std::vector<RawPart>& parts, std::vector<RawMotor>& motors,
+// Visits every <Item> below `top` in document order (pre-order). Iterative: the input decides
+// the nesting depth, so recursion could overflow the stack.
+void collect(const pugi::xml_node& top, std::vector<RawPart>& parts, std::vector<RawMotor>& motors,
              std::string& model_name) {
-  for (pugi::xml_node item : node.children("Item")) {
+  std::vector<pugi::xml_node> stack;  // the next <Item> sibling to visit at each open level
+  if (pugi::xml_node first = top.child("Item")) stack.push_back(first);
+  while (!stack.empty()) {
+    const pugi::xml_node item = stack.back();
+    if (pugi::xml_node next = item.next_sibling("Item")) stack.back() = next;
+    else stack.pop_back();
     const std::string cls = item.attribute("class").value();
     const std::string ref = item.attribute("referent").value();
     const std::string name = property(item, "Name").child_value();
@@ -103,7 +110,7 @@ void collect(const pugi::xml_node& node, std::vector<RawPart>& parts, std::vecto
       if (pugi::xml_node en = property(item, "Enabled")) m.desc.enabled = std::string_view(en.child_value()) != "false";
       motors.push_back(std::move(m));
     }
-    collect(item, parts, motors, model_name);
+    if (pugi::xml_node child = item.child("Item")) stack.push_back(child);
   }
 }
 

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
+#include <system_error>
 
 #include "asterune/io/bvh.hpp"
 #include "asterune/io/gltf.hpp"
@@ -12,6 +14,11 @@
 
 namespace asterune::io {
 namespace detail {
+
+// Retarget scale and units: far beyond any real rig (a factor of a million either way), far
+// enough inside float range that travel * scale * units stays finite (docs/formats.md).
+constexpr float kMinRetargetFactor = 1e-6f;
+constexpr float kMaxRetargetFactor = 1e6f;
 
 void read_scene_animation(const Json& value, const std::string& pointer, const SceneBlockContext& ctx, SceneDesc& scene) {
   require_object(value, pointer);
@@ -46,7 +53,8 @@ void read_scene_animation(const Json& value, const std::string& pointer, const S
       } else {
         rt.auto_scale = false;
         rt.scale = read_float(*v, rp + "/scale");
-        if (!(rt.scale > 0.0f)) fail(rp + "/scale", "must be a positive number or \"auto\"");
+        if (!(rt.scale >= kMinRetargetFactor && rt.scale <= kMaxRetargetFactor))
+          fail(rp + "/scale", "must be \"auto\" or a number in [1e-6, 1e6]");
       }
     }
     if (const Json* v = find_member(*r, "facing")) {
@@ -64,7 +72,8 @@ void read_scene_animation(const Json& value, const std::string& pointer, const S
     }
     if (const Json* v = find_member(*r, "units")) {
       const float u = read_float(*v, rp + "/units");
-      if (!(u > 0.0f)) fail(rp + "/units", "must be a positive number (studs per source unit)");
+      if (!(u >= kMinRetargetFactor && u <= kMaxRetargetFactor))
+        fail(rp + "/units", "must be a number of studs per source unit in [1e-6, 1e6]");
       rt.units_to_studs = u;
     }
   }
@@ -83,6 +92,10 @@ std::string lower_extension(const std::filesystem::path& p) {
 
 Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::optional<float> units_to_studs) {
   const std::string ext = lower_extension(path);
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    return make_error(path.string() + ": not a regular file (directories, devices and pipes are refused)");
   SourceClip out;
   if (ext == ".bvh") {
     auto bvh = load_bvh(path.string());

@@ -339,10 +339,12 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
       local.rotation = local_rotation_for_frame(rig, parent, ti, frame);
       if (b.translates[t]) {
         const glm::vec3 p = source_local[us].position;
-        if (is_finite(p)) {
-          const glm::vec3 travel = b.facing * (p - b.source_rest_position[t]) * b.translation_scale;
-          const glm::quat attach = parent.rotation * c0[t].rotation;
-          local.position = glm::conjugate(attach) * travel;
+        // A huge source position or scale can overflow the travel: sanitized like a NaN (rule RT6).
+        const glm::vec3 travel = b.facing * (p - b.source_rest_position[t]) * b.translation_scale;
+        const glm::quat attach = parent.rotation * c0[t].rotation;
+        const glm::vec3 moved = glm::conjugate(attach) * travel;
+        if (is_finite(p) && is_finite(moved)) {
+          local.position = moved;
         } else {
           ++report.sanitized;
         }
@@ -351,9 +353,14 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
       coverage = std::isfinite(coverage) ? std::clamp(coverage, 0.0f, 1.0f) : 0.0f;
       ++report.mapped;
     }
+    ctx.target_world[t] = parent * c0[t] * local * inverse(c1[t]);
+    if (!is_finite(ctx.target_world[t])) {  // finite travel that still overflows the world placement
+      local.position = glm::vec3(0.0f);
+      ctx.target_world[t] = parent * c0[t] * local * inverse(c1[t]);
+      ++report.sanitized;
+    }
     target_local[t] = local;
     target_coverage[t] = coverage;
-    ctx.target_world[t] = parent * c0[t] * local * inverse(c1[t]);
   }
   report.ok = true;
   return report;

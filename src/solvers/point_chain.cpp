@@ -309,7 +309,7 @@ SolveReport detail::finish_chain_solve(std::span<const glm::vec3> points, std::s
     chain_deltas(points, out, deltas);
   }
   const std::size_t n = out.size() - 1;
-  report.residual = glm::length(out[n] - goal.target);
+  report.residual = distance_between(out[n], goal.target);
   report.reached = report.residual <= tolerance;
   if (limited_last_pass && !report.reached) report.clamped = true;
   return report;

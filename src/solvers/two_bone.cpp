@@ -107,7 +107,7 @@ glm::quat frame_rotation(const glm::vec3& u0, const glm::vec3& n0, const glm::ve
 }
 
 void report_unchanged(TwoBoneResult& r, const TwoBoneInput& in, const TwoBoneSettings& s) {
-  r.report.residual = glm::length(in.end - in.target);
+  r.report.residual = distance_between(in.end, in.target);
   r.report.reached = r.report.residual <= s.tolerance;
   r.report.passes = 0;
 }
@@ -205,7 +205,7 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
   r.delta_upper = delta_upper;
 
   r.report.clamped = std::fabs(d - requested) > 1e-6f * full;
-  r.report.residual = glm::length(r.end - in.target);
+  r.report.residual = distance_between(r.end, in.target);
   r.report.reached = r.report.residual <= settings.tolerance;
   r.report.passes = 1;
   return r;

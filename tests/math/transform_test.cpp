@@ -104,3 +104,13 @@ TEST_CASE("rotation_between and normalized_rotation handle the degenerate cases"
   CHECK(normalized_rotation(glm::quat(2, 0, 0, 0)).value() == glm::quat(1, 0, 0, 0));
   CHECK(rotation_angle(axis_angle(120, {0, 0, 1})) == Approx(glm::radians(120.0f)).margin(1e-5));
 }
+
+TEST_CASE("distance_between stays finite where glm::length overflows") {
+  // Hand values: |(3,4,0)| = 5; 2e19 along x: the float squares overflow, the double ones do not.
+  CHECK(distance_between({0, 0, 0}, {3, 4, 0}) == 5.0f);
+  CHECK(std::isinf(glm::length(glm::vec3(2e19f, 0, 0))));
+  CHECK(distance_between({2e19f, 0, 0}, {0, 0, 0}) == 2e19f);
+  const float big = std::numeric_limits<float>::max();
+  CHECK(distance_between({big, big, big}, {-big, -big, -big}) == big);  // past float range: FLT_MAX
+  CHECK(std::isnan(distance_between({std::nanf(""), 0, 0}, {0, 0, 0})));
+}

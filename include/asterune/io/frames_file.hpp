@@ -38,4 +38,12 @@ struct FrameRecord {
 /// [w, x, y, z]. Each record must hold rig.joint_count() entries per array.
 std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frames);
 
+/// The same document written piece by piece, so a long run never holds all its frames:
+/// frames_json_head(rig), then frames_json_frame(rig, record, index) for each frame with
+/// index 0, 1, ..., then frames_json_tail(frame_count). The concatenation is byte for byte
+/// the text of write_frames_json. Each piece allocates only its own string.
+std::string frames_json_head(const Rig& rig);
+std::string frames_json_frame(const Rig& rig, const FrameRecord& record, size_t index);
+std::string frames_json_tail(size_t frame_count);
+
 }  // namespace asterune::io

@@ -73,6 +73,11 @@ glm::quat rotation_between(const glm::vec3& from, const glm::vec3& to);
 /// Any unit vector orthogonal to the unit vector v (deterministic).
 glm::vec3 any_orthogonal(const glm::vec3& v);
 
+/// |a - b| computed in double, so it does not overflow for far-apart finite points (glm::length
+/// squares in float and gives inf beyond ~1.8e19); a distance past float range gives FLT_MAX.
+/// NaN in gives NaN. Used for residuals, which must stay finite for finite input.
+float distance_between(const glm::vec3& a, const glm::vec3& b);
+
 /// Angle of rotation of q in radians, in [0, pi].
 float rotation_angle(const glm::quat& q);
 

@@ -85,7 +85,7 @@ RetargetContext make_retarget_context(const RetargetBinding& binding);
 struct RetargetReport {
   bool ok = false;     // false: sizes or the rig did not match the binding; nothing was written
   int mapped = 0;      // target joints written with a source's motion
-  int sanitized = 0;   // source values that were nonfinite and replaced by their rest values
+  int sanitized = 0;   // source values that were nonfinite (or whose travel overflowed) and replaced by rest values
 };
 
 /// SPEC RT4-RT6. `source_local` holds the FULL sampled local transform of every source joint

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Writes the fuzz seed corpora (corpus/<target>/) and the regression corpus (regression/<target>/).
+
+Seeds are small inputs derived from tests/data and examples/ (BVH clips cut to their first
+frames, glTF re-packed as GLB). Regression inputs reproduce each hostile-input finding of the
+fuzzing campaign (docs/formats.md, "Limits"); the file name says which. Run from anywhere:
+    python3 tests/fuzz/make_inputs.py
+The outputs are committed; rerunning rewrites them byte for byte.
+"""
+import base64
+import json
+import pathlib
+import struct
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+DATA = ROOT / "tests" / "data"
+
+
+def write(folder, name, content):
+    d = HERE / folder
+    d.mkdir(parents=True, exist_ok=True)
+    (d / name).write_bytes(content if isinstance(content, bytes) else content.encode())
+
+
+def bvh_head(path, frames):
+    """The hierarchy and the first `frames` frames of a BVH file."""
+    lines = path.read_text().splitlines()
+    m = next(i for i, l in enumerate(lines) if l.strip() == "MOTION")
+    body = lines[m + 3:m + 3 + frames]
+    return "\n".join(lines[:m] + ["MOTION", f"Frames: {frames}", lines[m + 2].strip()] + body) + "\n"
+
+
+def glb_from_gltf(doc):
+    """Packs a glTF whose buffers are data URIs into one GLB with a single BIN chunk."""
+    blob = b""
+    offsets = []
+    for b in doc["buffers"]:
+        data = base64.b64decode(b["uri"].split(",", 1)[1])
+        offsets.append(len(blob))
+        blob += data + b"\0" * (-len(data) % 4)
+    for v in doc["bufferViews"]:
+        v["byteOffset"] = v.get("byteOffset", 0) + offsets[v["buffer"]]
+        v["buffer"] = 0
+    doc["buffers"] = [{"byteLength": len(blob)}]
+    js = json.dumps(doc, separators=(",", ":")).encode()
+    js += b" " * (-len(js) % 4)
+    chunks = struct.pack("<I4s", len(js), b"JSON") + js + struct.pack("<I4s", len(blob), b"BIN\0") + blob
+    return struct.pack("<4sII", b"glTF", 2, 12 + len(chunks)) + chunks
+
+
+# ---- frame target inputs: the byte layout read by check_frame() in targets.cpp ----------
+def num(v):
+    return b"\0" + struct.pack("<f", v)  # mode 0: raw float bits
+
+
+def vec(x, y, z):
+    return num(x) + num(y) + num(z)
+
+
+def flag(b):
+    return b"\1" if b else b"\0"
+
+
+def frame_input(units=None, scale=1.0, translation=True, ik_weight=1.0, ik_target=(1.0, 4.0, -1.0),
+                look_weight=1.0, look_target=(0.0, 5.0, -4.0), yaw=80.0, pitch=60.0, dt=1 / 60,
+                root_position=None, ik_smooth=0.0, frames=1):
+    out = flag(units is not None) + (num(units) if units is not None else b"")
+    out += num(scale) + flag(translation) + flag(True)
+    out += num(ik_weight) + num(ik_smooth) + vec(*ik_target) + vec(0, 0, 0) + b"\0" + flag(False)
+    out += num(look_weight) + num(0.0) + vec(*look_target) + flag(False) + num(yaw) + num(pitch) + flag(False)
+    out += bytes([frames - 1])
+    for f in range(frames):
+        for s in range(15):
+            out += flag(False)
+            if s == 0:
+                out += flag(root_position is not None) + (vec(*root_position) if root_position else b"")
+        out += flag(False) + flag(False) + num(dt) + num(f * dt)
+    return out
+
+
+FLT_MAX = 3.4028234663852886e38
+
+
+def seeds():
+    for name in ["r15_block_rig_normalized.json", "r6_block_rig.json"]:
+        write("corpus/joints_json" if "block" in name else "corpus/rig_json", name, (DATA / "roblox" / name).read_bytes())
+    for p in sorted((DATA / "roblox").glob("*.joints.json")):
+        write("corpus/joints_json", p.name, p.read_bytes())
+    write("corpus/rig_json", "tailed_r15.rig.json", (ROOT / "examples" / "tailed_r15.rig.json").read_bytes())
+    write("corpus/pose_json", "wave.pose.json", (ROOT / "examples" / "wave.pose.json").read_bytes())
+    for name in ["basic.scene.json", "reach_and_look.scene.json"]:
+        write("corpus/scene_json", name, (ROOT / "examples" / name).read_bytes())
+    for name in ["ccdik_DummyR6.rbxmx", "ccdik_Dummy.rbxmx"]:
+        write("corpus/rbxmx", name, (DATA / "roblox" / name).read_bytes())
+    for p in sorted((DATA / "bvh").glob("*.bvh")):
+        write("corpus/bvh", p.stem + "_3frames.bvh", bvh_head(p, 3))
+    doc = json.loads((DATA / "gltf" / "SimpleSkin.gltf").read_text())
+    write("corpus/gltf", "SimpleSkin.gltf", (DATA / "gltf" / "SimpleSkin.gltf").read_bytes())
+    write("corpus/gltf", "SimpleSkin.glb", glb_from_gltf(doc))
+    write("corpus/frame", "typical.bin", frame_input())
+    write("corpus/frame", "walking_three_frames.bin", frame_input(root_position=(0.3, 0.1, -2.0), frames=3, ik_smooth=0.1))
+
+
+def regressions():
+    # 1. Deep JSON nesting overflowed the stack (87,552 levels, 175 KB, crashed a Release build).
+    deep = '{"_":' + "[" * 87552 + "]" * 87552 + ',"a":1,"b":2}'
+    for target in ["rig_json", "pose_json", "scene_json", "joints_json"]:
+        write("regression/" + target, "deep_nesting_87552.json", deep)
+    write("regression/gltf", "deep_nesting_87552.gltf", deep)
+    # 2. Nested <Item> in .rbxmx overflowed the stack through recursion (about 9,000 levels).
+    write("regression/rbxmx", "nested_items_20000.rbxmx",
+          '<roblox version="4">' + '<Item class="Model">' * 20000 + "</Item>" * 20000 + "</roblox>")
+    # 3. glTF accessor arithmetic wrapped around.
+    doc = json.loads((DATA / "gltf" / "SimpleSkin.gltf").read_text())
+    output = doc["animations"][0]["samplers"][0]["output"]
+    for name, field, value in [("output_count_2pow62_plus1", "count", 2**62 + 1),
+                               ("output_count_2pow64_minus1", "count", 2**64 - 1),
+                               ("output_byteoffset_near_2pow64", "byteOffset", 2**64 - 16)]:
+        d = json.loads(json.dumps(doc))
+        d["accessors"][output][field] = value
+        write("regression/gltf", name + ".gltf", json.dumps(d, indent=1))
+    d = json.loads(json.dumps(doc))
+    d["bufferViews"][d["accessors"][output]["bufferView"]]["byteOffset"] = 2**64 - 8
+    write("regression/gltf", "view_byteoffset_near_2pow64.gltf", json.dumps(d, indent=1))
+    # 4. BVH numbers past float range became inf at the cast (and misleading later errors).
+    small = ("HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+             " JOINT Chest\n {\n  OFFSET {chest}\n  CHANNELS 3 Zrotation Xrotation Yrotation\n"
+             "  End Site\n  {\n   OFFSET {site}\n  }\n }\n}\nMOTION\nFrames: 2\nFrame Time: {time}\n"
+             "{x} 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0\n")
+    def bvh(chest="0 1 0", site="0 1 0", time="0.0333333", x="0"):
+        return small.replace("{chest}", chest).replace("{site}", site).replace("{time}", time).replace("{x}", x)
+    write("regression/bvh", "offset_1e39.bvh", bvh(chest="1e39 0 0"))
+    write("regression/bvh", "end_site_1e39.bvh", bvh(site="0 1e39 0"))
+    write("regression/bvh", "frame_time_1e39.bvh", bvh(time="1e39"))
+    write("regression/bvh", "frame_time_1e30.bvh", bvh(time="1e30"))
+    write("regression/bvh", "position_channel_1e39.bvh", bvh(x="1e39"))
+    # 5. A frame count drove allocation with no data behind it (166 bytes -> 395 MB).
+    write("regression/bvh", "frames_1e8_no_channels.bvh",
+          "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 0\n JOINT Chest\n {\n  OFFSET 0 1 0\n  End Site\n"
+          "  {\n   OFFSET 0 1 0\n  }\n }\n}\nMOTION\nFrames: 100000000\nFrame Time: 0.0333333\n")
+    # 6. A retarget scale or units near FLT_MAX overflowed the root travel (NaN pose, report ok).
+    write("regression/scene_json", "retarget_scale_flt_max.json", json.dumps(
+        {"format": "asterune.scene/1", "rig": "builtin:r15",
+         "animation": {"clip": "clip.bvh", "retarget": {"scale": FLT_MAX}}}))
+    write("regression/scene_json", "retarget_units_flt_max.json", json.dumps(
+        {"format": "asterune.scene/1", "rig": "builtin:r15",
+         "animation": {"clip": "clip.bvh", "retarget": {"units": FLT_MAX}}}))
+    write("regression/frame", "retarget_scale_flt_max.bin", frame_input(scale=FLT_MAX, root_position=(5.0, 0.0, -7.0)))
+    write("regression/frame", "retarget_units_flt_max.bin", frame_input(units=FLT_MAX, root_position=(5.0, 0.0, -7.0)))
+    write("regression/frame", "retarget_huge_root_position.bin", frame_input(root_position=(FLT_MAX, -FLT_MAX, 1e38)))
+    # 7. The IK residual was inf for targets beyond ~1.8e19 (glm::length overflowed).
+    write("regression/frame", "ik_target_2e19.bin", frame_input(ik_target=(2e19, 0.0, 0.0)))
+    write("regression/frame", "ik_target_flt_max.bin", frame_input(ik_target=(FLT_MAX, -FLT_MAX, FLT_MAX)))
+    write("regression/frame", "look_target_flt_max_dt_inf.bin",
+          frame_input(look_target=(FLT_MAX, FLT_MAX, -FLT_MAX), dt=float("inf"), ik_smooth=0.5, frames=2))
+    # 9. CLI: a scene whose rig is a device read until allocation failed.
+    write("regression/scene_json", "rig_dev_zero.json", json.dumps({"format": "asterune.scene/1", "rig": "/dev/zero"}))
+
+
+if __name__ == "__main__":
+    seeds()
+    regressions()

@@ -1,0 +1,319 @@
+// The checks of targets.hpp. Fuzzed text goes through the public parse_* entry points (glTF,
+// which only loads files, through a private temporary file); success must yield finite
+// numbers, failure one line naming the input.
+#include "targets.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <vector>
+
+#include "asterune/controls/stack.hpp"
+#include "asterune/io/bvh.hpp"
+#include "asterune/io/gltf.hpp"
+#include "asterune/io/pose_file.hpp"
+#include "asterune/io/rig_file.hpp"
+#include "asterune/io/roblox.hpp"
+#include "asterune/io/scene_file.hpp"
+#include "asterune/retarget/binding.hpp"
+#include "asterune/retarget/humanoid.hpp"
+#include "asterune/retarget/rig_source.hpp"
+#include "asterune/rig/builtin.hpp"
+#include "asterune/rig/rig.hpp"
+
+namespace asterune::fuzz {
+namespace {
+
+std::string_view as_text(std::span<const std::uint8_t> data) {
+  return {reinterpret_cast<const char*>(data.data()), data.size()};
+}
+
+// A refusal must be one line that names the input.
+std::string check_message(const std::string& message, std::string_view label) {
+  if (message.empty()) return "error without a message";
+  if (message.find('\n') != std::string::npos) return "error message spans lines: " + message;
+  if (message.find(label) == std::string::npos) return "error message does not name '" + std::string(label) + "': " + message;
+  return "";
+}
+
+bool finite(float v) { return std::isfinite(v); }
+
+std::string check_desc(const RigDesc& desc) {
+  for (const PartDesc& p : desc.parts) {
+    if (p.placement && !is_finite(*p.placement)) return "part '" + p.id + "' has a nonfinite placement";
+    if (!is_finite(p.size)) return "part '" + p.id + "' has a nonfinite size";
+  }
+  for (const JointDesc& j : desc.joints)
+    if (!is_finite(j.c0) || !is_finite(j.c1)) return "joint '" + j.name + "' has a nonfinite C0/C1";
+  // A description that loads must also build or say why, quickly (rule R5 roots, cycles).
+  Result<Rig> rig = build_rig(desc);
+  if (!rig) return check_message(rig.message(), "rig");
+  return "";
+}
+
+template <class T>
+std::string on_result(const Result<T>& r, std::string_view label, std::string (*check)(const T&)) {
+  if (!r) return check_message(r.message(), label);
+  return check(r.value());
+}
+
+const Rig& r15() {
+  static const Rig rig = std::move(build_rig(*builtin_rig_desc("r15")).value());
+  return rig;
+}
+
+std::string check_rig_json(std::span<const std::uint8_t> data) {
+  return on_result<RigDesc>(io::parse_rig_json(as_text(data), "fuzz.rig.json"), "fuzz.rig.json", check_desc);
+}
+
+std::string check_joints_json(std::span<const std::uint8_t> data) {
+  return on_result<RigDesc>(io::parse_roblox_rig_json(as_text(data), "fuzz.joints.json"), "fuzz.joints.json",
+                            check_desc);
+}
+
+std::string check_rbxmx(std::span<const std::uint8_t> data) {
+  return on_result<RigDesc>(io::parse_rbxmx(as_text(data), "fuzz.rbxmx"), "fuzz.rbxmx", check_desc);
+}
+
+std::string check_pose_json(std::span<const std::uint8_t> data) {
+  return on_result<Pose>(io::parse_pose_json(as_text(data), r15(), "fuzz.pose.json"), "fuzz.pose.json",
+                         [](const Pose& pose) -> std::string {
+                           if (pose.local.size() != pose.coverage.size()) return "pose arrays differ in size";
+                           for (size_t j = 0; j < pose.local.size(); ++j) {
+                             if (!is_finite(pose.local[j])) return "pose joint " + std::to_string(j) + " is nonfinite";
+                             if (!(pose.coverage[j] >= 0.0f && pose.coverage[j] <= 1.0f))
+                               return "pose coverage " + std::to_string(j) + " outside [0, 1]";
+                           }
+                           return "";
+                         });
+}
+
+std::string check_scene_json(std::span<const std::uint8_t> data) {
+  return on_result<io::SceneDesc>(io::parse_scene_json(as_text(data), "/fuzz/fuzz.scene.json"), "fuzz.scene.json",
+                                  [](const io::SceneDesc& s) -> std::string {
+                                    if (s.root && !is_finite(*s.root)) return "scene root is nonfinite";
+                                    if (!(s.dt > 0.0f && finite(s.dt))) return "scene dt is not a positive number";
+                                    if (s.frames < 1) return "scene frames < 1";
+                                    return "";
+                                  });
+}
+
+std::string check_source(const SourceSkeleton& sk) {
+  for (const Transform& t : sk.rest_local)
+    if (!is_finite(t)) return "source rest transform is nonfinite";
+  for (const glm::vec3& e : sk.end_sites)
+    if (!is_finite(e)) return "source end site is nonfinite";
+  return "";
+}
+
+std::string check_clip(const Clip& clip) {
+  if (!finite(clip.duration) || clip.duration < 0.0f) return "clip duration is not finite";
+  for (const ClipTrack& t : clip.tracks) {
+    for (float v : t.rotation_times)
+      if (!finite(v)) return "track '" + t.name + "' has a nonfinite key time";
+    for (float v : t.translation_times)
+      if (!finite(v)) return "track '" + t.name + "' has a nonfinite key time";
+    for (const glm::quat& q : t.rotations)
+      if (!is_finite(q)) return "track '" + t.name + "' has a nonfinite rotation";
+    for (const glm::vec3& p : t.translations)
+      if (!is_finite(p)) return "track '" + t.name + "' has a nonfinite translation";
+  }
+  return "";
+}
+
+std::string check_bvh(std::span<const std::uint8_t> data) {
+  return on_result<io::BvhFile>(io::parse_bvh(as_text(data), "fuzz.bvh"), "fuzz.bvh",
+                                [](const io::BvhFile& f) -> std::string {
+                                  if (!(f.frame_time > 0.0f && finite(f.frame_time))) return "frame time not finite";
+                                  if (std::string p = check_source(f.skeleton); !p.empty()) return p;
+                                  return check_clip(f.clip);
+                                });
+}
+
+std::string check_gltf(std::span<const std::uint8_t> data) {
+  // tinygltf reads files only: one private file per process, rewritten for every input.
+  static const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / ("asterune_fuzz_gltf_" + std::to_string(::getpid()) + ".gltf");
+  {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
+    if (!out) return "";  // cannot test without the file (disk full): not a finding
+  }
+  const Result<io::GltfSource> r = io::load_gltf_source(file.string());
+  std::error_code ec;
+  std::filesystem::remove(file, ec);
+  return on_result<io::GltfSource>(r, "asterune_fuzz_gltf_", [](const io::GltfSource& g) -> std::string {
+    if (std::string p = check_source(g.skeleton); !p.empty()) return p;
+    for (const Clip& c : g.clips)
+      if (std::string p = check_clip(c); !p.empty()) return p;
+    return "";
+  });
+}
+
+// Fuzzed numbers for the frame target: a mode byte, then a value that is raw float bits, a
+// small number, a large one or one of the edge cases below. Exhausted input reads as zeros.
+class Numbers {
+ public:
+  explicit Numbers(std::span<const std::uint8_t> data) : data_(data) {}
+  std::uint8_t byte() { return pos_ < data_.size() ? data_[pos_++] : 0; }
+  bool flag() { return (byte() & 1) != 0; }
+  float number() {
+    static constexpr float kEdges[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f,
+                                       std::numeric_limits<float>::quiet_NaN(),
+                                       std::numeric_limits<float>::infinity(),
+                                       -std::numeric_limits<float>::infinity(),
+                                       std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
+                                       std::numeric_limits<float>::min(), std::numeric_limits<float>::denorm_min(),
+                                       1e-30f, 1e19f, 2e19f, 1e30f, 3e38f, -3e38f, 1e-6f, 1e6f};
+    const std::uint8_t mode = byte();
+    const std::uint16_t a = static_cast<std::uint16_t>(byte() | (byte() << 8));
+    switch (mode % 4) {
+      case 0: {
+        const std::uint32_t bits = a | (static_cast<std::uint32_t>(byte()) << 16) | (static_cast<std::uint32_t>(byte()) << 24);
+        float f;
+        std::memcpy(&f, &bits, sizeof f);
+        return f;
+      }
+      case 1: return static_cast<float>(static_cast<std::int16_t>(a)) / 1000.0f;
+      case 2: return kEdges[a % std::size(kEdges)];
+      default: return static_cast<float>(static_cast<std::int16_t>(a)) * 1000.0f;
+    }
+  }
+  glm::vec3 vec3() {
+    const float x = number(), y = number(), z = number();
+    return {x, y, z};
+  }
+
+ private:
+  std::span<const std::uint8_t> data_;
+  size_t pos_ = 0;
+};
+
+std::string check_pose_spans(std::span<const Transform> local, std::span<const float> coverage, const char* stage) {
+  for (size_t j = 0; j < local.size(); ++j) {
+    if (!is_finite(local[j])) return std::string(stage) + ": joint " + std::to_string(j) + " is nonfinite";
+    if (!(coverage[j] >= 0.0f && coverage[j] <= 1.0f))
+      return std::string(stage) + ": coverage of joint " + std::to_string(j) + " outside [0, 1]";
+  }
+  return "";
+}
+
+// A whole frame on fuzzed numbers: R15 retargeted from itself (scale, units, translation,
+// source rotations and root travel fuzzed), then an IK arm and a look-at head (targets,
+// offsets, pole, solver, weights, smoothing, limits, dt and time fuzzed), for up to 4 frames.
+std::string check_frame(std::span<const std::uint8_t> data) {
+  const Rig& rig = r15();
+  Numbers in(data);
+  SourceSkeleton source = source_skeleton_from_rig(rig);
+  source.units_to_studs = in.flag() ? in.number() : 1.0f;
+  AutoProfileOptions options;
+  options.scale = in.number();
+  options.translation = in.flag();
+  options.rest_matching = in.flag();
+  Result<RetargetProfile> profile = build_auto_profile(source, rig, options);
+  if (!profile) return check_message(profile.message(), "");
+  Result<RetargetBinding> binding = build_retarget_binding(source, rig, profile.value());
+  if (!binding) return check_message(binding.message(), "");
+  RetargetContext context = make_retarget_context(binding.value());
+
+  std::vector<ControlDesc> controls;
+  {
+    ControlDesc ik;
+    ik.name = "reach";
+    ik.weight = in.number();
+    ik.smooth_time = in.number();
+    ik.target = target_at(in.vec3());
+    IkSettings s;
+    s.chain_root = "LeftUpperArm";
+    s.end = "LeftHand";
+    s.end_offset = in.vec3();
+    s.solver = static_cast<IkSolver>(in.byte() % 4);
+    if (in.flag()) s.pole = target_at(in.vec3());
+    ik.settings = s;
+    controls.push_back(ik);
+    ControlDesc look;
+    look.name = "look";
+    look.weight = in.number();
+    look.smooth_time = in.number();
+    look.target = target_at(in.vec3());
+    LookAtSettings l;
+    l.chain_root = "UpperTorso";
+    l.end = "Head";
+    l.forward = in.flag() ? in.vec3() : glm::vec3(0.0f, 0.0f, -1.0f);
+    l.yaw_limit_deg = in.number();
+    l.pitch_limit_deg = in.number();
+    if (in.flag()) l.joint_weights = {in.number(), in.number()};
+    look.settings = l;
+    controls.push_back(look);
+  }
+  Result<ControlStack> built = ControlStack::build(rig, controls);
+  if (!built) return check_message(built.message(), "");
+  ControlStack& stack = built.value();
+
+  const size_t ns = source.rest_local.size();
+  const size_t nt = static_cast<size_t>(rig.joint_count());
+  std::vector<Transform> source_local(ns);
+  std::vector<float> source_coverage(ns, 1.0f);
+  std::vector<Transform> local(nt), world(nt);
+  std::vector<float> coverage(nt);
+  const int frames = 1 + in.byte() % 4;
+  for (int f = 0; f < frames; ++f) {
+    for (size_t s = 0; s < ns; ++s) {
+      source_local[s] = source.rest_local[s];
+      if (in.flag()) {
+        const float w = in.number(), x = in.number(), y = in.number(), z = in.number();
+        source_local[s].rotation = glm::quat(w, x, y, z);
+      }
+      if (s == 0 && in.flag()) source_local[s].position = in.vec3();
+    }
+    const RetargetReport r =
+        sample_retarget(binding.value(), rig, source_local, source_coverage, context, local, coverage);
+    if (!r.ok) return "sample_retarget refused matching spans";
+    if (std::string p = check_pose_spans(local, coverage, "retarget"); !p.empty()) return p;
+    if (in.flag()) stack.set_target_position(0, in.vec3());
+    if (in.flag()) stack.set_weight(1, in.number());
+    StackFrame frame;
+    frame.root = Transform::from_position({0.0f, 3.0f, 0.0f});
+    frame.dt = in.number();
+    frame.time = in.number();
+    stack.update(rig, frame, local, coverage, world);
+    if (std::string p = check_pose_spans(local, coverage, "control stack"); !p.empty()) return p;
+    for (size_t j = 0; j < nt; ++j)
+      if (!is_finite(world[j])) return "control stack: world placement " + std::to_string(j) + " is nonfinite";
+    for (int c = 0; c < stack.size(); ++c) {
+      const ControlReport& rep = stack.report(c);
+      if (rep.status == ControlStatus::kSolved && !(finite(rep.residual) && rep.residual >= 0.0f))
+        return "control '" + stack.desc(c).name + "' solved with residual " + std::to_string(rep.residual);
+    }
+  }
+  return "";
+}
+
+constexpr std::array<FuzzTarget, 8> kTargets{{
+    {"rig_json", &check_rig_json},
+    {"pose_json", &check_pose_json},
+    {"scene_json", &check_scene_json},
+    {"bvh", &check_bvh},
+    {"rbxmx", &check_rbxmx},
+    {"joints_json", &check_joints_json},
+    {"gltf", &check_gltf},
+    {"frame", &check_frame},
+}};
+
+}  // namespace
+
+std::span<const FuzzTarget> fuzz_targets() { return kTargets; }
+
+const FuzzTarget* find_fuzz_target(std::string_view name) {
+  for (const FuzzTarget& t : kTargets)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+}  // namespace asterune::fuzz
