@@ -321,7 +321,13 @@ Result<GltfSource> load_gltf_source(const std::string& path, const GltfSourceOpt
   } catch (const std::exception& e) {
     return make_error(path + ": glTF parse error: " + e.what());
   }
-  if (!ok) return make_error(path + ": glTF parse error: " + (err.empty() ? std::string("unknown") : err));
+  if (!ok) {
+    // tinygltf ends each of its messages with a line break: keep the refusal on one line.
+    std::string reason = err.empty() ? std::string("unknown") : err;
+    while (!reason.empty() && (reason.back() == '\n' || reason.back() == '\r')) reason.pop_back();
+    std::replace(reason.begin(), reason.end(), '\n', ' ');
+    return make_error(path + ": glTF parse error: " + reason);
+  }
   try {
     return build_source(model, path, options);
   } catch (const std::exception& e) {
