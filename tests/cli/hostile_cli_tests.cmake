@@ -67,7 +67,9 @@ if(NOT RC EQUAL 0)
 endif()
 file(WRITE "${TMP}/no_channels_1e8.bvh"
      "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 0\n}\nMOTION\nFrames: 100000000\nFrame Time: 0.03\n")
-expect_bad("100000000 frames declared but the file has only 0 line(s)" --clip "${TMP}/no_channels_1e8.bvh")
+# 10^8 frames with no data: loads without per-frame memory, then cannot be played on R15 (one
+# joint, nothing to map) or, given a mapping, is refused as more than 100,000 frames.
+expect_bad("no_channels_1e8.bvh" --clip "${TMP}/no_channels_1e8.bvh")
 
 # ---- streamed output: every frame is in a valid document ---------------------------------------
 run(--all-frames --frames 500 --format json)
