@@ -20,7 +20,7 @@ using namespace asterune;
 
 namespace {
 
-constexpr float kPi = glm::pi<float>();
+
 
 glm::quat about(const glm::vec3& axis, float degrees) { return glm::angleAxis(glm::radians(degrees), axis); }
 
@@ -81,7 +81,7 @@ ClipTrack rotation_track(const char* name, std::vector<float> times, std::vector
 
 }  // namespace
 
-TEST_CASE("bind_clip to a rig resolves plain and parent-qualified names", "[clip][binding]") {
+TEST_CASE("build_clip_binding to a rig resolves plain and parent-qualified names", "[clip][binding]") {
   // SPEC P2, R6
   const Rig rig = make_test_rig();
   Clip clip;
@@ -109,7 +109,7 @@ TEST_CASE("bind_clip to a rig resolves plain and parent-qualified names", "[clip
   }
 }
 
-TEST_CASE("bind_clip refuses an ambiguous plain name and names the qualified ones", "[clip][binding]") {
+TEST_CASE("build_clip_binding refuses an ambiguous plain name and names the qualified ones", "[clip][binding]") {
   // SPEC R6
   const Rig rig = make_test_rig();
   Clip clip;
@@ -124,7 +124,7 @@ TEST_CASE("bind_clip refuses an ambiguous plain name and names the qualified one
   CHECK_FALSE(clip_binds_natively(clip, rig));
 }
 
-TEST_CASE("bind_clip refuses two tracks on one joint", "[clip][binding]") {
+TEST_CASE("build_clip_binding refuses two tracks on one joint", "[clip][binding]") {
   const Rig rig = make_test_rig();
   Clip clip;
   clip.name = "double";
@@ -137,7 +137,7 @@ TEST_CASE("bind_clip refuses two tracks on one joint", "[clip][binding]") {
   CHECK_FALSE(clip_binds_natively(clip, rig));
 }
 
-TEST_CASE("bind_clip validates keys and names the track", "[clip][binding]") {
+TEST_CASE("build_clip_binding validates keys and names the track", "[clip][binding]") {
   const Rig rig = make_test_rig();
   const float nan = std::numeric_limits<float>::quiet_NaN();
   auto expect_fail = [&](const ClipTrack& track, const char* reason) {
@@ -162,7 +162,7 @@ TEST_CASE("bind_clip validates keys and names the track", "[clip][binding]") {
   expect_fail(t, "translation key 0 is nonfinite");
 }
 
-TEST_CASE("make_clip_binding checks its mapping", "[clip][binding]") {
+TEST_CASE("build_clip_binding_from_tracks checks its mapping", "[clip][binding]") {
   Clip clip;
   clip.name = "c";
   clip.tracks.push_back(rotation_track("a", {0.0f}, {glm::quat(1, 0, 0, 0)}));
@@ -314,11 +314,11 @@ TEST_CASE("empty tracks and missing joints sample the default with coverage 0", 
   CHECK(angle_between(local[1].rotation, about({0, 0, 1}, 90)) < 1e-5f);
   CHECK(local[2].position == glm::vec3(0, 3, 0));
 
-  // Short output spans: only the first joints are written, nothing out of bounds.
+  // Short output spans (rule RG4): nothing is written, nothing out of bounds.
   std::vector<Transform> small(2);
   std::vector<float> small_cov(1, 0.5f);
-  sample_clip(clip, b.value(), 0.3f, WrapMode::kLoop, small, small_cov);
-  CHECK(small_cov[0] == 0.0f);
+  CHECK_FALSE(sample_clip(clip, b.value(), 0.3f, WrapMode::kLoop, small, small_cov));
+  CHECK(small_cov[0] == 0.5f);                    // untouched
   CHECK(small[1].position == glm::vec3(0.0f));  // untouched
 
   // Two tracks naming one source joint are refused.
@@ -371,4 +371,24 @@ TEST_CASE("sample_clip allocates nothing and never produces nonfinite output", "
     REQUIRE(scope.count() == 0);
   }
   CHECK(finite);
+}
+
+TEST_CASE("sample_clip given spans of the wrong size writes nothing and returns false (rule RG4)", "[clip][sample]") {
+  const Rig rig = make_test_rig();
+  Clip clip;
+  clip.name = "swing";
+  clip.duration = 1.0f;
+  clip.tracks.push_back(rotation_track("LeftArm", {0.0f, 1.0f}, {about({0, 1, 0}, 0), about({0, 1, 0}, 90)}));
+  Result<ClipBinding> b = build_clip_binding(clip, rig);
+  REQUIRE(b.ok());
+  const size_t n = static_cast<size_t>(rig.joint_count());
+  const Transform marker = Transform::from_position({3, 3, 3});
+  std::vector<Transform> local(n - 1, marker);
+  std::vector<float> coverage(n, 0.5f);
+  CHECK_FALSE(sample_clip(clip, b.value(), 0.5f, WrapMode::kClamp, local, coverage));
+  for (const Transform& t : local) CHECK(t.position == marker.position);
+  for (float c : coverage) CHECK(c == 0.5f);
+  std::vector<Transform> full(n, marker);
+  CHECK(sample_clip(clip, b.value(), 0.5f, WrapMode::kClamp, full, coverage));
+  CHECK(coverage[static_cast<size_t>(joint_named(rig, "LeftArm"))] == 1.0f);
 }

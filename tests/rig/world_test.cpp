@@ -162,3 +162,20 @@ TEST_CASE("world evaluation allocates nothing (SPEC RG1)") {
   }
   CHECK(scope.count() == 0);
 }
+
+TEST_CASE("world evaluation given spans of the wrong size writes nothing and says so (rule RG4)", "[world]") {
+  const Rig rig = build_ok(rotated_chain());
+  const Transform marker = Transform::from_position({7, 7, 7});
+  std::vector<Transform> local(static_cast<size_t>(rig.joint_count()));
+  std::vector<Transform> short_world(static_cast<size_t>(rig.joint_count()) - 1, marker);
+  CHECK_FALSE(evaluate_world(rig, Transform::identity(), local, short_world));
+  CHECK_FALSE(evaluate_world_subtree(rig, Transform::identity(), local, short_world, 0));
+  CHECK_FALSE(evaluate_rest_world(rig, Transform::identity(), short_world));
+  for (const Transform& w : short_world) CHECK(w.position == marker.position);
+  std::vector<Transform> world(static_cast<size_t>(rig.joint_count()), marker);
+  CHECK_FALSE(evaluate_world_subtree(rig, Transform::identity(), local, world, rig.joint_count()));
+  CHECK_FALSE(evaluate_world_subtree(rig, Transform::identity(), local, world, -1));
+  for (const Transform& w : world) CHECK(w.position == marker.position);
+  CHECK(evaluate_world(rig, Transform::identity(), local, world));
+  CHECK(world[0].position != marker.position);
+}

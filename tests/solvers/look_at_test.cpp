@@ -12,8 +12,7 @@ using namespace asterune;
 
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
-constexpr float kDeg = kPi / 180.0f;
+constexpr float kDeg = asterune::kDegToRad;
 
 glm::vec3 apply_all(std::span<const glm::quat> turns, glm::vec3 v) {
   for (const glm::quat& q : turns) v = q * v;
