@@ -1,5 +1,5 @@
 // asterune.rig/1 and asterune.pose/1: both placement forms, defaults, the writer's round trip
-// and every bad-input case of issue 2 (each a specific message and a failed load).
+// and every bad-input case (rule RG3: each a specific message and a failed load).
 #include <catch2/catch.hpp>
 
 #include <cmath>

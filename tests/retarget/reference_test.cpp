@@ -1,4 +1,4 @@
-// Reference checks on the real CMU BVH clips retargeted onto the built-in R15 (issue 3):
+// Reference checks on the real CMU BVH clips retargeted onto the built-in R15 (rules RT3, RT4, RT8):
 // bone directions against an independent forward kinematics of the raw BVH numbers, and
 // source rest-axis independence on the real skeleton.
 #include <catch2/catch.hpp>
@@ -153,7 +153,7 @@ TEST_CASE("without rest matching a T-pose clip bends the arms-down R15 (the chec
 }
 
 TEST_CASE("re-expressed CMU joint axes leave the retargeted R15 pose unchanged", "[retarget][reference]") {
-  // Issue 3: rotate every source joint frame by a fixed random rotation, compensating offsets,
+  // Rule RT4: rotate every source joint frame by a fixed random rotation, compensating offsets,
   // rest and motion so that world positions are unchanged: target pose equal to 1e-4 rad.
   const Rig rig = r15();
   Loaded src = load("cmu_49_04_run_leap.bvh");
