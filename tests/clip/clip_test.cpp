@@ -15,12 +15,13 @@
 #include "asterune/rig/pose.hpp"
 #include "asterune/rig/rig.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/math.hpp"
 
 using namespace asterune;
 
 namespace {
 
-constexpr float kPi = glm::pi<float>();
+using test::kPi;
 
 glm::quat about(const glm::vec3& axis, float degrees) { return glm::angleAxis(glm::radians(degrees), axis); }
 

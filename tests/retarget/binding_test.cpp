@@ -9,7 +9,7 @@
 #include "asterune/retarget/rig_source.hpp"
 #include "asterune/rig/pose.hpp"
 #include "asterune/rig/world.hpp"
-#include "r15_fixture.hpp"
+#include "support/r15_rig.hpp"
 #include "retarget_support.hpp"
 #include "support/alloc_counter.hpp"
 
