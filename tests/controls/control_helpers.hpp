@@ -7,7 +7,7 @@
 
 #include "asterune/controls/stack.hpp"
 #include "asterune/rig/world.hpp"
-#include "r15_rig.hpp"
+#include "support/r15_rig.hpp"
 
 namespace asterune::test {
 
