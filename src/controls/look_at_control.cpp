@@ -1,18 +1,13 @@
-#include "asterune/controls/look_at_control.hpp"
+#include "controls/look_at_control.hpp"
 
 #include <cmath>
 
-#include "asterune/controls/rig_chain.hpp"
+#include "controls/rig_chain.hpp"
+#include "asterune/math/scalar.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 
-namespace asterune {
-namespace {
-
-constexpr float kDegToRad = 0.017453292519943295f;
-
-}  // namespace
-
+namespace asterune::detail {
 Result<LookAtControl> build_look_at_control(const Rig& rig, const LookAtSettings& settings, const std::string& what) {
   auto chain = resolve_chain(rig, settings.chain_root, settings.end, what);
   if (!chain) return chain.error();
@@ -80,4 +75,4 @@ LookAtReport measure_look_at_control(const LookAtControl& c, const Transform& ro
                          inverse_transform_point(root, target), c.params);
 }
 
-}  // namespace asterune
+}  // namespace asterune::detail

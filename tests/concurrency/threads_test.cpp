@@ -145,7 +145,7 @@ std::vector<Character> run_on_threads(const Shared& s, int threads) {
 }
 
 template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {  // whole arrays, one memcmp
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fuzz/targets.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using asterune::fuzz::FuzzTarget;
@@ -31,6 +32,8 @@ std::vector<std::uint8_t> read_bytes(const fs::path& file) {
 }
 
 size_t replay(const char* folder) {
+  const asterune::test::TempDir scratch("fuzz_replay");
+  asterune::fuzz::set_fuzz_scratch_dir(scratch.path());
   size_t count = 0;
   for (const FuzzTarget& target : asterune::fuzz::fuzz_targets()) {
     for (const fs::path& file : files_in(fs::path(ASTERUNE_FUZZ_DIR) / folder / target.name)) {

@@ -136,10 +136,15 @@ std::string check_bvh(std::span<const std::uint8_t> data) {
                                 });
 }
 
+std::filesystem::path& scratch_dir() {
+  static std::filesystem::path dir = std::filesystem::temp_directory_path();
+  return dir;
+}
+
 std::string check_gltf(std::span<const std::uint8_t> data) {
   // tinygltf reads files only: one private file per process, rewritten for every input.
-  static const std::filesystem::path file =
-      std::filesystem::temp_directory_path() / ("asterune_fuzz_gltf_" + std::to_string(::getpid()) + ".gltf");
+  const std::filesystem::path file =
+      scratch_dir() / ("asterune_fuzz_gltf_" + std::to_string(::getpid()) + ".gltf");
   {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
@@ -309,6 +314,8 @@ constexpr std::array<FuzzTarget, 8> kTargets{{
 }  // namespace
 
 std::span<const FuzzTarget> fuzz_targets() { return kTargets; }
+
+void set_fuzz_scratch_dir(const std::filesystem::path& dir) { scratch_dir() = dir; }
 
 const FuzzTarget* find_fuzz_target(std::string_view name) {
   for (const FuzzTarget& t : kTargets)

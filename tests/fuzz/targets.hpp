@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <span>
 #include <string>
 #include <string_view>
@@ -28,5 +29,9 @@ std::span<const FuzzTarget> fuzz_targets();
 
 /// The target called `name`, or nullptr.
 const FuzzTarget* find_fuzz_target(std::string_view name);
+
+/// Folder for the glTF target's scratch file (tinygltf reads files only). Default: the system
+/// temp folder; the replay test points it at a unique folder under the build tree.
+void set_fuzz_scratch_dir(const std::filesystem::path& dir);
 
 }  // namespace asterune::fuzz
