@@ -16,6 +16,7 @@
 #include "asterune/io/scene_file.hpp"
 #include "animation_source.hpp"
 #include "controls_step.hpp"
+#include "export.hpp"
 #include "run.hpp"
 
 namespace {
@@ -33,6 +34,8 @@ struct Options {
   std::string format = "table";
   std::optional<int> frame;
   bool all_frames = false;
+  std::string out;
+  bool bake = false;
 };
 
 // The built-in demo scene: R15 at its rest root placement, waving for one second, with the
@@ -78,7 +81,8 @@ cli::Run make_run(const Options& opt) {
       if (!pose) throw CliError(pose.message());
       base = std::move(pose.value());
     }
-    auto source = std::make_unique<cli::AnimationPoseSource>(*scene.animation, run.rig, std::move(base));
+    auto source = std::make_unique<cli::AnimationPoseSource>(*scene.animation, run.rig, std::move(base), opt.bake);
+    run.notes.push_back("animation: " + scene.animation->clip.string() + ", " + source->description());
     // --clip without a scene or --frames plays the whole clip once.
     if (opt.scene.empty() && !opt.frames)
       run.frames = std::max(1, static_cast<int>(std::floor(source->duration() / run.dt + 1e-3f)) + 1);
@@ -110,7 +114,15 @@ int run_main(const Options& opt) {
                      std::to_string(run.frames) + " frame(s), numbered 0.." + std::to_string(run.frames - 1));
     first = last = *opt.frame;
   }
-  const std::vector<io::FrameRecord> frames = cli::run_frames(run, first, last);
+  if (opt.bake && run.notes.empty()) throw CliError("--bake needs a clip to bake (--clip or the scene's animation)");
+  // --out writes every frame; the printed frames are a subset of them.
+  std::vector<io::FrameRecord> frames =
+      opt.out.empty() ? cli::run_frames(run, first, last) : cli::run_frames(run, 0, run.frames - 1);
+  if (!opt.out.empty()) {
+    cli::write_out_file(opt.out, run, frames);
+    frames.erase(frames.begin() + last + 1, frames.end());
+    frames.erase(frames.begin(), frames.begin() + first);
+  }
   std::string out;
   if (opt.format == "json") out = io::write_frames_json(run.rig, frames);
   else if (opt.format == "csv") out = cli::format_csv(run, frames);
@@ -150,6 +162,13 @@ int main(int argc, char** argv) {
   auto* frame = app.add_option("--frame", opt.frame, "print only frame N (0-based; default: the last frame)");
   auto* all = app.add_flag("--all-frames", opt.all_frames, "print every frame");
   frame->excludes(all);
+  app.add_option("--out", opt.out,
+                 "also write every frame to FILE, format by extension: .glb or .gltf (glTF 2.0: the parts as "
+                 "named nodes with box meshes, the frames as one LINEAR animation; 1 unit = 1 stud)")
+      ->type_name("FILE");
+  app.add_flag("--bake", opt.bake,
+               "retargeted clips: bake the retarget once (cached per clip and binding) and play the baked clip "
+               "natively; the table header says so");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

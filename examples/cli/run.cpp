@@ -100,6 +100,7 @@ std::string format_table(const Run& run, std::span<const io::FrameRecord> frames
   s += "T = the joint's animated transform (child = P * C0 * T * C1^-1); rotation as quaternion [w x y z]\n"
        "and as Euler angles in degrees, XYZ order: R = Rx(x) * Ry(y) * Rz(z) (Roblox CFrame.Angles).\n"
        "world = the child part's world position (studs). cov = coverage.\n";
+  for (const std::string& note : run.notes) s += note + "\n";
   for (const io::FrameRecord& rec : frames) {
     s += fmt("\nframe %d  t = %.4f s\n", rec.frame, rec.time);
     s += fmt("%3s  %-16s %-16s %-16s %4s  %-24s  %-29s  %-24s    %s\n", "#", "joint", "child part", "parent joint", "cov",

@@ -12,6 +12,7 @@
 #include "asterune/io/roblox.hpp"
 #include "asterune/rig/builtin.hpp"
 #include "test_util.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace asterune;
 using Catch::Matchers::Contains;
@@ -87,8 +88,8 @@ TEST_CASE("asterune.rig/1 reads both placement forms, id defaults and optional k
 }
 
 TEST_CASE("a rig file without root or name: root is chosen by build_rig, name from the file") {
-  const auto dir = std::filesystem::temp_directory_path() / "asterune_io_test";
-  std::filesystem::create_directories(dir);
+  const test::TempDir tmp("rig_file_test");
+  const auto dir = tmp.path();
   const auto path = dir / "tiny.rig.json";
   {
     std::ofstream(path) << R"({"format": "asterune.rig/1", "parts": [{"name": "A"}, {"name": "B"}],
@@ -144,7 +145,8 @@ TEST_CASE("the rig writer round-trips exactly") {
     }
   }
   SECTION("write_rig_file + read_rig_file") {
-    const auto path = std::filesystem::temp_directory_path() / "asterune_io_roundtrip.rig.json";
+    const test::TempDir tmp("rig_roundtrip");
+    const auto path = tmp.path() / "roundtrip.rig.json";
     REQUIRE(io::write_rig_file(*builtin_rig_desc("r6"), path));
     Result<RigDesc> back = io::read_rig_file(path);
     REQUIRE(back);
