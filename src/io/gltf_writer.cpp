@@ -45,7 +45,7 @@ struct BufferBuilder {
     const size_t count = values.size() / static_cast<size_t>(components);
     json acc = {{"bufferView", views.size() - 1}, {"componentType", 5126}, {"count", count}, {"type", type}};
     if (bounds && count > 0) {
-      std::vector<float> lo(static_cast<size_t>(components), values[0]), hi = lo;
+      std::vector<float> lo(values.begin(), values.begin() + components), hi = lo;  // the first element
       for (size_t e = 0; e < count; ++e)
         for (size_t c = 0; c < static_cast<size_t>(components); ++c) {
           lo[c] = std::min(lo[c], values[e * static_cast<size_t>(components) + c]);

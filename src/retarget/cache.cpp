@@ -48,6 +48,9 @@ BakeCache::Key BakeCache::key_of(const Clip& clip, const RetargetBinding& bindin
 
 Result<std::shared_ptr<const Clip>> BakeCache::get(const Clip& clip, const ClipBinding& source_binding,
                                                    const RetargetBinding& binding, const Rig& rig) {
+  // A binding used with another rig is refused even when its bake is cached.
+  if (rig.signature() != binding.target_signature)
+    return make_error("bake '" + clip.name + "': the retarget binding was built for another rig than '" + rig.name() + "'");
   const Key key = key_of(clip, binding);
   std::lock_guard<std::mutex> lock(mutex_);
   if (auto it = clips_.find(key); it != clips_.end()) {

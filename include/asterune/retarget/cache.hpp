@@ -56,7 +56,8 @@ class BakeCache {
 
   /// The cached bake of `clip` through `binding` onto `rig` (see bake_retarget()), baking and
   /// inserting it on a miss. `source_binding` binds the clip to the binding's source skeleton.
-  /// Bake failures are returned and not cached. Thread-safe; allocates on a miss.
+  /// Bake failures (and a `rig` the binding was not built for, even on a hit) are returned and
+  /// not cached. Thread-safe; allocates on a miss.
   Result<std::shared_ptr<const Clip>> get(const Clip& clip, const ClipBinding& source_binding,
                                           const RetargetBinding& binding, const Rig& rig);
 
