@@ -20,8 +20,8 @@ set(RUN tests/data/bvh/cmu_49_04_run_leap.bvh)
 # .glb: the binary container, every one of the 126 frames, stdout prints only frame 5.
 solve(--rig builtin:r15 --clip ${RUN} --out "${TMP}/run.glb" --format csv --frame 5)
 require_ok("--out run.glb")
-file(READ "${TMP}/run.glb" magic LIMIT 4)
-if(NOT magic STREQUAL "glTF")
+file(READ "${TMP}/run.glb" magic LIMIT 4 HEX)
+if(NOT magic STREQUAL "676c5446")  # "glTF"
   message(SEND_ERROR "FAIL: run.glb does not start with 'glTF' (${magic})")
 endif()
 string(REGEX MATCHALL "\n" lines "${OUT}")

@@ -12,15 +12,28 @@
 
 #include <asterune/io/gltf.hpp>
 
+// Images are not decoded (stb is compiled out): accept them undecoded.
+static bool ignore_image(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int,
+                         void*) {
+  return true;
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) return 2;
   const std::string path = argv[1];
   tinygltf::Model model;
   tinygltf::TinyGLTF loader;
+  loader.SetImageLoader(&ignore_image, nullptr);
   std::string err, warn;
-  if (!loader.LoadBinaryFromFile(&model, &err, &warn, path)) return 1;
+  if (!loader.LoadBinaryFromFile(&model, &err, &warn, path)) {
+    std::printf("tinygltf: %s\n", err.c_str());
+    return 1;
+  }
   auto source = asterune::io::load_gltf_source(path);
-  if (!source) return 1;
+  if (!source) {
+    std::printf("asterune: %s\n", source.message().c_str());
+    return 1;
+  }
   std::printf("nodes=%zu joints=%d\n", model.nodes.size(), source.value().skeleton.joint_count());
   return 0;
 }
