@@ -7,7 +7,7 @@
 namespace asterune::cli {
 
 namespace {
-// One process-wide bake cache: a CLI run bakes each (clip, binding) once (SPEC RT9).
+// One process-wide bake cache: a CLI run bakes each (clip, binding) once (rule RT9).
 BakeCache& bake_cache() {
   static BakeCache cache;
   return cache;

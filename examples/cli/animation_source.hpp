@@ -19,7 +19,7 @@ class AnimationPoseSource final : public PoseSource {
   /// Loads the clip and binds it to `rig` (throws CliError with the file and reason). `base`
   /// (optional, e.g. the scene's pose) is written first; the clip then replaces the joints it
   /// covers (coverage > 0).
-  /// `bake` (--bake): a retargeted clip is baked once through a BakeCache (SPEC RT9) and
+  /// `bake` (--bake): a retargeted clip is baked once through a BakeCache (rule RT9) and
   /// played natively from the baked clip; a native clip is played as it is.
   AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base = {},
                       bool bake = false);

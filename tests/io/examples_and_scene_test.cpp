@@ -83,7 +83,7 @@ TEST_CASE("tailed_r15: the R15 rig unchanged plus Tail1..Tail3 hanging behind Lo
 
 TEST_CASE("asterune.scene/1: keys, defaults and path resolution") {
   const test::TempDir tmp("scene_test");
-  const auto dir = tmp.path() / "sub";
+  const auto dir = tmp / "sub";
   std::filesystem::create_directories(dir);
   const auto file = dir / "s.scene.json";
   SECTION("full scene") {

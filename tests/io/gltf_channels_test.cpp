@@ -34,7 +34,7 @@ std::string write_file(const test::TempDir& dir) {
       0, 0, 0, 0,  0, 0, r, r,  0, 0, 0, 0};                   //      key 1 (90 deg about +Z)
   // clang-format on
   {
-    std::ofstream bin(dir.file("data.bin"), std::ios::binary);
+    std::ofstream bin((dir / "data.bin").string(), std::ios::binary);
     bin.write(reinterpret_cast<const char*>(f.data()), static_cast<std::streamsize>(f.size() * 4));
   }
   const json doc = {
@@ -65,8 +65,8 @@ std::string write_file(const test::TempDir& dir) {
           {{{"sampler", 0}, {"target", {{"node", 1}, {"path", "translation"}}}},
            {{"sampler", 1}, {"target", {{"node", 1}, {"path", "scale"}}}},
            {{"sampler", 2}, {"target", {{"node", 1}, {"path", "rotation"}}}}}}}}}};
-  std::ofstream(dir.file("channels.gltf")) << doc.dump();
-  return dir.file("channels.gltf");
+  std::ofstream((dir / "channels.gltf").string()) << doc.dump();
+  return (dir / "channels.gltf").string();
 }
 
 }  // namespace

@@ -289,9 +289,14 @@ std::string base64(const std::string& bytes) {
   return out;
 }
 
+// One unique folder per test process, removed at exit.
+const test::TempDir& temp_folder() {
+  static const test::TempDir dir("gltf_test");
+  return dir;
+}
+
 std::string write_temp(const std::string& name, const std::string& text) {
-  static const test::TempDir dir("gltf_test");  // removed when the test program exits
-  const std::filesystem::path p = dir.path() / name;
+  const std::filesystem::path p = temp_folder() / name;
   std::ofstream(p, std::ios::binary) << text;
   return p.string();
 }

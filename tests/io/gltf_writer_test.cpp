@@ -130,7 +130,7 @@ TEST_CASE("glTF export: nodes, boxes and keys re-read with tinygltf match the so
   const test::TempDir tmp("gltf_writer");
   for (const char* name : {"run.glb", "run.gltf"}) {
     INFO(name);
-    const std::string path = tmp.file(name);
+    const std::string path = (tmp / name).string();
     REQUIRE(io::write_gltf_file(path, rig, root, frames, "wave"));
     const tinygltf::Model m = load(path, std::string(name).ends_with(".glb"));
     // One node per part: the root part, then the child part of each joint, named by the part.

@@ -1,4 +1,4 @@
-// Binding cache (SPEC RT7) and bake cache (SPEC RT9): hits on the same definition, misses on any change.
+// Binding cache (rule RT7) and bake cache (rule RT9): hits on the same definition, misses on any change.
 #include <catch2/catch.hpp>
 
 #include <thread>
@@ -7,7 +7,7 @@
 #include "asterune/retarget/bake.hpp"
 #include "asterune/retarget/cache.hpp"
 #include "asterune/rig/builtin.hpp"
-#include "r15_fixture.hpp"
+#include "support/r15_rig.hpp"
 #include "retarget_support.hpp"
 
 using namespace asterune;
@@ -106,7 +106,7 @@ TEST_CASE("cache lookups from several threads share one binding", "[retarget][ca
 }
 
 TEST_CASE("bake cache: same clip and binding hit, an edited clip or binding misses, clear empties", "[retarget][cache][bake]") {
-  // SPEC RT9: bake once per (clip, binding), cached with an explicit clear.
+  // rule RT9: bake once per (clip, binding), cached with an explicit clear.
   const Rig rig = test::r15_rig();
   const SourceSkeleton source = test::tpose_source();
   Clip clip;

@@ -1,4 +1,4 @@
-// Travel through an animated source parent (SPEC RT6): a source skeleton with a root bone above
+// Travel through an animated source parent (rule RT6): a source skeleton with a root bone above
 // the hips (an "Armature"/"Root" node, common in glTF and FBX exports) must not lose the
 // pelvis's motion. The reference is the original CMU clip: a re-rooted copy, built here by
 // adding an animated "Root" joint above "Hips" and re-expressing the hips keys under it (so

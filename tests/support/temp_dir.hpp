@@ -1,30 +1,32 @@
-// Test helper: a unique temporary folder under the build tree (ASTERUNE_TEST_TMP_DIR), created
-// on construction and removed with its contents on destruction. Tests write files only here.
+// Test helper: a fresh, uniquely named folder under the build tree (ASTERUNE_TEST_TMP_DIR),
+// removed with everything in it when the object goes out of scope. Tests that write files use
+// one of these, never a fixed name, so parallel test processes cannot collide.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <random>
 #include <string>
 #include <system_error>
 
+#include <catch2/catch.hpp>
+
 namespace asterune::test {
 
 class TempDir {
  public:
-  explicit TempDir(const std::string& prefix = "test") {
-    static std::atomic<unsigned> counter{0};
-    std::random_device rd;
-    const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-    for (int attempt = 0; attempt < 100; ++attempt) {
-      path_ = std::filesystem::path(ASTERUNE_TEST_TMP_DIR) /
-              (prefix + "_" + std::to_string(stamp) + "_" + std::to_string(rd()) + "_" + std::to_string(counter++));
-      std::error_code ec;
-      std::filesystem::create_directories(path_.parent_path(), ec);
-      if (std::filesystem::create_directory(path_, ec)) return;  // false: it existed already
+  /// `tag` names the test in the folder name (letters, digits, '_'), for a reader of the tree.
+  explicit TempDir(const std::string& tag) {
+    const std::filesystem::path base = ASTERUNE_TEST_TMP_DIR;
+    std::error_code ec;
+    std::filesystem::create_directories(base, ec);
+    std::mt19937_64 rng(std::random_device{}() ^
+                        static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
+    for (int attempt = 0; attempt < 100 && path_.empty(); ++attempt) {
+      const std::filesystem::path candidate = base / (tag + "_" + std::to_string(rng()));
+      if (std::filesystem::create_directory(candidate, ec)) path_ = candidate;  // false: taken
     }
-    path_.clear();
+    REQUIRE(!path_.empty());
   }
   ~TempDir() {
     std::error_code ec;
@@ -34,8 +36,7 @@ class TempDir {
   TempDir& operator=(const TempDir&) = delete;
 
   const std::filesystem::path& path() const { return path_; }
-  /// path() / name, as a string.
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
 
  private:
   std::filesystem::path path_;

@@ -2,7 +2,7 @@
 // keyed by profile_key(profile), the target rig's layout signature and source_skeleton_key():
 // the same three give the same shared binding; any change to the mapping, the profile, the
 // rig layout or the source skeleton gives a new binding, never a stale one.
-// BakeCache: shares baked clips (SPEC RT9): a clip retargeted once per (clip, binding) and then
+// BakeCache: shares baked clips (rule RT9): a clip retargeted once per (clip, binding) and then
 // played natively. Keyed by clip_key(clip) and the binding's identity (profile, rig signature,
 // source skeleton), with an explicit clear() to call after editing a rig or a profile.
 // Lookups lock a mutex: use the caches at setup time; per-frame sampling never touches them.
