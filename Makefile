@@ -1,5 +1,5 @@
 # The two user commands: `make demo` and `make test`. Both install missing Debian packages first.
-.PHONY: deps demo test sanitize fuzz-smoke tsan bench clean
+.PHONY: deps demo test core-only sanitize fuzz-smoke tsan bench clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -14,6 +14,12 @@ demo: deps build/default/CMakeCache.txt
 test: deps build/default/CMakeCache.txt
 	cmake --build --preset default
 	ctest --preset default
+
+# The core library alone (no asterune::io, no CLI): configures, builds and runs its tests.
+core-only: deps
+	cmake -S . -B build/core-only -DASTERUNE_BUILD_IO=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build build/core-only -j2
+	ctest --test-dir build/core-only --output-on-failure -j2
 
 sanitize: deps
 	cmake --preset asan

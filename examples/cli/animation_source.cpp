@@ -6,7 +6,16 @@
 
 namespace asterune::cli {
 
-AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base)
+namespace {
+// One process-wide bake cache: a CLI run bakes each (clip, binding) once (rule RT9).
+BakeCache& bake_cache() {
+  static BakeCache cache;
+  return cache;
+}
+}  // namespace
+
+AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base,
+                                         bool bake)
     : rig_(rig), base_(std::move(base)) {
   scratch_local_.resize(static_cast<size_t>(rig.joint_count()));
   scratch_coverage_.resize(static_cast<size_t>(rig.joint_count()));
@@ -25,18 +34,28 @@ AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, co
     auto b = build_animation_binding(clip_.clip, rig, &clip_.skeleton, &profile.value());
     if (!b) throw CliError(animation.clip.string() + ": " + b.message());
     binding_ = std::move(b).value();
+    mapped_ = binding_.retarget->mapped_count();
+    if (bake) {
+      auto baked = bake_cache().get(clip_.clip, binding_.clip_binding, *binding_.retarget, rig);
+      if (!baked) throw CliError(animation.clip.string() + ": " + baked.message());
+      baked_ = baked.value();
+      auto native = build_animation_binding(*baked_, rig, nullptr, nullptr);
+      if (!native) throw CliError(animation.clip.string() + ": baked clip: " + native.message());
+      binding_ = std::move(native).value();
+    }
   }
   context_ = make_animation_context(binding_);
 }
 
 void AnimationPoseSource::sample(float time, std::span<Transform> local, std::span<float> coverage) {
+  const Clip& clip = baked_ ? *baked_ : clip_.clip;
   if (!base_) {
-    sample_animation(clip_.clip, binding_, rig_, time, wrap_, context_, local, coverage);
+    sample_animation(clip, binding_, rig_, time, wrap_, context_, local, coverage);
     return;
   }
   std::copy(base_->local.begin(), base_->local.end(), local.begin());
   std::copy(base_->coverage.begin(), base_->coverage.end(), coverage.begin());
-  sample_animation(clip_.clip, binding_, rig_, time, wrap_, context_, scratch_local_, scratch_coverage_);
+  sample_animation(clip, binding_, rig_, time, wrap_, context_, scratch_local_, scratch_coverage_);
   for (size_t j = 0; j < scratch_local_.size(); ++j) {
     if (scratch_coverage_[j] <= 0.0f) continue;
     local[j] = scratch_local_[j];
@@ -45,6 +64,13 @@ void AnimationPoseSource::sample(float time, std::span<Transform> local, std::sp
 }
 
 std::string AnimationPoseSource::description() const {
+  if (baked_) {
+    size_t keys = 0;
+    for (const ClipTrack& t : baked_->tracks) keys += t.rotation_times.size();
+    return "retargeted (" + std::to_string(mapped_) + " of " + std::to_string(rig_.joint_count()) +
+           " joints mapped), baked once into '" + baked_->name + "' (" + std::to_string(baked_->tracks.size()) +
+           " tracks, " + std::to_string(keys) + " rotation keys) and played natively";
+  }
   if (binding_.mode == AnimationMode::kNative) return "native";
   return "retargeted (" + std::to_string(binding_.retarget->mapped_count()) + " of " +
          std::to_string(rig_.joint_count()) + " joints mapped)";

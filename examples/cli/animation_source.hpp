@@ -9,6 +9,7 @@
 
 #include "asterune/io/scene_animation.hpp"
 #include "asterune/retarget/animation.hpp"
+#include "asterune/retarget/cache.hpp"
 #include "run.hpp"
 
 namespace asterune::cli {
@@ -18,11 +19,15 @@ class AnimationPoseSource final : public PoseSource {
   /// Loads the clip and binds it to `rig` (throws CliError with the file and reason). `base`
   /// (optional, e.g. the scene's pose) is written first; the clip then replaces the joints it
   /// covers (coverage > 0).
-  AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base = {});
+  /// `bake` (--bake): a retargeted clip is baked once through a BakeCache (rule RT9) and
+  /// played natively from the baked clip; a native clip is played as it is.
+  AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base = {},
+                      bool bake = false);
   void sample(float time, std::span<Transform> local, std::span<float> coverage) override;
 
   float duration() const { return clip_.clip.duration; }
-  /// "native" or "retargeted (N of M joints mapped)": printed nowhere by default, for --help/tests.
+  /// "native", "retargeted (N of M joints mapped)", or with --bake "retarget baked once into
+  /// '<clip>' (N tracks, K keys), played natively": printed in the table's header.
   std::string description() const;
 
  private:
@@ -31,6 +36,8 @@ class AnimationPoseSource final : public PoseSource {
   std::vector<Transform> scratch_local_;
   std::vector<float> scratch_coverage_;
   io::SourceClip clip_;
+  std::shared_ptr<const Clip> baked_;  // --bake: the clip that is played instead of clip_.clip
+  int mapped_ = 0;                     // retargeted joints (kept for the description when baked)
   AnimationBinding binding_;
   AnimationContext context_;
   WrapMode wrap_ = WrapMode::kLoop;

@@ -16,6 +16,7 @@
 #include "asterune/io/scene_file.hpp"
 #include "animation_source.hpp"
 #include "controls_step.hpp"
+#include "export.hpp"
 #include "run.hpp"
 
 namespace {
@@ -33,6 +34,8 @@ struct Options {
   std::string format = "table";
   std::optional<int> frame;
   bool all_frames = false;
+  std::string out;
+  bool bake = false;
 };
 
 // The built-in demo scene: R15 at its rest root placement, waving for one second, with the
@@ -79,7 +82,8 @@ cli::Run make_run(const Options& opt) {
       if (!pose) throw CliError(pose.message());
       base = std::move(pose.value());
     }
-    auto source = std::make_unique<cli::AnimationPoseSource>(*scene.animation, run.rig, std::move(base));
+    auto source = std::make_unique<cli::AnimationPoseSource>(*scene.animation, run.rig, std::move(base), opt.bake);
+    run.notes.push_back("animation: " + scene.animation->clip.string() + ", " + source->description());
     // --clip without a scene or --frames plays the whole clip once. The count is checked in
     // double before it becomes an int: a huge duration or a tiny dt must not overflow.
     if (opt.scene.empty() && !opt.frames) {
@@ -118,13 +122,19 @@ int run_main(const Options& opt) {
                      std::to_string(run.frames) + " frame(s), numbered 0.." + std::to_string(run.frames - 1));
     first = last = *opt.frame;
   }
-  // Each frame is printed as soon as it is solved: a long --all-frames run holds one frame.
+  if (opt.bake && run.notes.empty()) throw CliError("--bake needs a clip to bake (--clip or the scene's animation)");
+  // Printed frames stream as soon as they are solved, so a long --all-frames run holds one frame.
+  // --out writes every frame of the run, so those are kept for the writer.
+  std::vector<io::FrameRecord> out_frames;
+  const bool keep = !opt.out.empty();
   auto write = [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
   size_t printed = 0;
   if (opt.format == "json") write(io::frames_json_head(run.rig));
   else if (opt.format == "csv") write(cli::format_csv_header());
   else write(cli::format_table_header(run));
-  cli::run_frames(run, first, last, [&](const io::FrameRecord& rec) {
+  cli::run_frames(run, keep ? 0 : first, keep ? run.frames - 1 : last, [&](const io::FrameRecord& rec) {
+    if (keep) out_frames.push_back(rec);
+    if (rec.frame < first || rec.frame > last) return;
     if (opt.format == "json") write(io::frames_json_frame(run.rig, rec, printed));
     else if (opt.format == "csv") write(cli::format_csv_frame(run, rec));
     else write(cli::format_table_frame(run, rec));
@@ -132,6 +142,7 @@ int run_main(const Options& opt) {
   });
   if (opt.format == "json") write(io::frames_json_tail(printed));
   if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw CliError("cannot write the output");
+  if (keep) cli::write_out_file(opt.out, run, out_frames);
   return 0;
 }
 
@@ -166,6 +177,13 @@ int main(int argc, char** argv) {
   auto* frame = app.add_option("--frame", opt.frame, "print only frame N (0-based; default: the last frame)");
   auto* all = app.add_flag("--all-frames", opt.all_frames, "print every frame");
   frame->excludes(all);
+  app.add_option("--out", opt.out,
+                 "also write every frame to FILE, format by extension: .glb or .gltf (glTF 2.0: the parts as "
+                 "named nodes with box meshes, the frames as one LINEAR animation; 1 unit = 1 stud)")
+      ->type_name("FILE");
+  app.add_flag("--bake", opt.bake,
+               "retargeted clips: bake the retarget once (cached per clip and binding) and play the baked clip "
+               "natively; the table header says so");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -105,6 +105,7 @@ std::string format_table_header(const Run& run) {
   s += "T = the joint's animated transform (child = P * C0 * T * C1^-1); rotation as quaternion [w x y z]\n"
        "and as Euler angles in degrees, XYZ order: R = Rx(x) * Ry(y) * Rz(z) (Roblox CFrame.Angles).\n"
        "world = the child part's world position (studs). cov = coverage.\n";
+  for (const std::string& note : run.notes) s += note + "\n";
   return s;
 }
 

@@ -65,6 +65,7 @@ struct Run {
   float dt = 1.0f / 60.0f;
   std::unique_ptr<PoseSource> source;
   std::vector<std::unique_ptr<FrameStep>> steps;
+  std::vector<std::string> notes;  // how the pose source plays (e.g. "animation: ... baked"), in the table header
 };
 
 /// Runs every frame and hands each frame in [first_recorded, last_recorded] to `sink` as soon

@@ -57,6 +57,45 @@ Status validate_clip(const Clip& clip) {
     for (size_t k = 0; k < track.translations.size(); ++k)
       if (!is_finite(track.translations[k]))
         return make_error(track_label(clip, t) + ": translation key " + std::to_string(k) + " is nonfinite");
+    if (Status s = check_times(clip, t, track.scale_times, track.scales.size(), "scale"); !s) return s;
+    for (size_t k = 0; k < track.scales.size(); ++k)
+      if (!is_finite(track.scales[k]))
+        return make_error(track_label(clip, t) + ": scale key " + std::to_string(k) + " is nonfinite");
+    // Cubic channels need one finite in- and out-tangent per key.
+    auto check_tangents = [&](Interpolation mode, size_t keys, size_t in, size_t out, auto finite,
+                              const char* channel) -> Status {
+      if (mode != Interpolation::kCubicSpline) return Success{};
+      if (in != keys || out != keys)
+        return make_error(track_label(clip, t) + ": cubic " + channel + " has " + std::to_string(keys) + " keys but " +
+                          std::to_string(in) + " in- and " + std::to_string(out) + " out-tangents");
+      if (!finite()) return make_error(track_label(clip, t) + ": cubic " + channel + " has a nonfinite tangent");
+      return Success{};
+    };
+    auto all_finite = [](const auto& a, const auto& b) {
+      for (const auto& v : a)
+        if (!is_finite(v)) return false;
+      for (const auto& v : b)
+        if (!is_finite(v)) return false;
+      return true;
+    };
+    if (Status s = check_tangents(track.rotation_interpolation, track.rotations.size(), track.rotation_in_tangents.size(),
+                                  track.rotation_out_tangents.size(),
+                                  [&] { return all_finite(track.rotation_in_tangents, track.rotation_out_tangents); },
+                                  "rotation");
+        !s)
+      return s;
+    if (Status s = check_tangents(track.translation_interpolation, track.translations.size(),
+                                  track.translation_in_tangents.size(), track.translation_out_tangents.size(),
+                                  [&] { return all_finite(track.translation_in_tangents, track.translation_out_tangents); },
+                                  "translation");
+        !s)
+      return s;
+    if (Status s = check_tangents(track.scale_interpolation, track.scales.size(), track.scale_in_tangents.size(),
+                                  track.scale_out_tangents.size(),
+                                  [&] { return all_finite(track.scale_in_tangents, track.scale_out_tangents); },
+                                  "scale");
+        !s)
+      return s;
   }
   return Success{};
 }

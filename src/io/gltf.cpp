@@ -1,5 +1,8 @@
-// glTF source import. The only translation unit that instantiates tinygltf; stb image support
-// is compiled out (images are never decoded: the loader installs a no-op image callback).
+// glTF source import. The only translation unit that includes tinygltf, and it instantiates it
+// under a private namespace name, so a program linking asterune::io can compile its own
+// tinygltf implementation without duplicate symbols (tests/consumer proves it). stb image
+// support is compiled out (images are never decoded: the loader installs a no-op callback).
+#define tinygltf asterune_private_tinygltf
 #define TINYGLTF_IMPLEMENTATION
 #define TINYGLTF_NO_STB_IMAGE
 #define TINYGLTF_NO_STB_IMAGE_WRITE
@@ -240,14 +243,18 @@ Result<GltfSource> build_source(const tinygltf::Model& model, const std::string&
       const int k = joint_of_node[static_cast<size_t>(ch.target_node)];
       if (k < 0) continue;  // animates a non-joint node: ignored
       const bool is_rotation = ch.target_path == "rotation";
-      if (!is_rotation && ch.target_path != "translation") continue;  // scale, weights
+      const bool is_scale = ch.target_path == "scale";
+      if (!is_rotation && !is_scale && ch.target_path != "translation") continue;  // weights
       if (ch.sampler < 0 || static_cast<size_t>(ch.sampler) >= anim.samplers.size())
         return fail(clabel + ": sampler does not exist");
       const tinygltf::AnimationSampler& sampler = anim.samplers[static_cast<size_t>(ch.sampler)];
       Interpolation mode = Interpolation::kLinear;
       bool cubic = false;
       if (sampler.interpolation == "STEP") mode = Interpolation::kStep;
-      else if (sampler.interpolation == "CUBICSPLINE") cubic = true;
+      else if (sampler.interpolation == "CUBICSPLINE") {
+        mode = Interpolation::kCubicSpline;
+        cubic = true;
+      }
       else if (!sampler.interpolation.empty() && sampler.interpolation != "LINEAR")
         return fail(clabel + ": unknown interpolation '" + sampler.interpolation + "'");
       std::vector<float> times, values;
@@ -271,16 +278,41 @@ Result<GltfSource> build_source(const tinygltf::Model& model, const std::string&
       }
       ClipTrack& track = clip.tracks[it->second];
       const Transform& f = fold[static_cast<size_t>(k)];
-      const size_t middle = cubic ? 1u : 0u;  // CUBICSPLINE: in-tangent, value, out-tangent
+      // CUBICSPLINE: per key an in-tangent, the value, an out-tangent. The fold (rigid) maps
+      // values as before; tangents are derivatives, so only its rotation applies to them (for
+      // rotations, left-multiplying by the fold rotation is linear in the 4 components).
+      const size_t middle = cubic ? 1u : 0u;
+      auto vec3_at = [&](size_t i, size_t slot) {
+        const float* v = &values[(i * per_key + slot) * 3];
+        return glm::vec3(v[0], v[1], v[2]);
+      };
+      auto quat_at = [&](size_t i, size_t slot) {
+        const float* v = &values[(i * per_key + slot) * 4];
+        return glm::quat(v[3], v[0], v[1], v[2]);
+      };
       if (is_rotation) {
         if (!track.rotations.empty()) return fail(clabel + ": joint '" + track.name + "' has two rotation channels");
         track.rotation_times = times;
         track.rotation_interpolation = mode;
         for (size_t i = 0; i < keys; ++i) {
-          const float* v = &values[(i * per_key + middle) * 4];
-          std::optional<glm::quat> q = normalized_rotation(glm::quat(v[3], v[0], v[1], v[2]));
+          std::optional<glm::quat> q = normalized_rotation(quat_at(i, middle));
           if (!q) return fail(clabel + ": rotation key " + std::to_string(i) + " has zero length");
           track.rotations.push_back(glm::normalize(f.rotation * *q));
+          if (cubic) {
+            track.rotation_in_tangents.push_back(f.rotation * quat_at(i, 0));
+            track.rotation_out_tangents.push_back(f.rotation * quat_at(i, 2));
+          }
+        }
+      } else if (is_scale) {
+        if (!track.scales.empty()) return fail(clabel + ": joint '" + track.name + "' has two scale channels");
+        track.scale_times = times;
+        track.scale_interpolation = mode;
+        for (size_t i = 0; i < keys; ++i) {
+          track.scales.push_back(vec3_at(i, middle));
+          if (cubic) {
+            track.scale_in_tangents.push_back(vec3_at(i, 0));
+            track.scale_out_tangents.push_back(vec3_at(i, 2));
+          }
         }
       } else {
         if (!track.translations.empty())
@@ -288,8 +320,11 @@ Result<GltfSource> build_source(const tinygltf::Model& model, const std::string&
         track.translation_times = times;
         track.translation_interpolation = mode;
         for (size_t i = 0; i < keys; ++i) {
-          const float* v = &values[(i * per_key + middle) * 3];
-          track.translations.push_back(transform_point(f, glm::vec3(v[0], v[1], v[2])));
+          track.translations.push_back(transform_point(f, vec3_at(i, middle)));
+          if (cubic) {
+            track.translation_in_tangents.push_back(f.rotation * vec3_at(i, 0));
+            track.translation_out_tangents.push_back(f.rotation * vec3_at(i, 2));
+          }
         }
       }
     }

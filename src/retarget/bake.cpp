@@ -4,8 +4,49 @@
 
 #include "asterune/clip/sample.hpp"
 #include "asterune/rig/rig.hpp"
+#include "core/hash.hpp"
 
 namespace asterune {
+
+std::uint64_t clip_key(const Clip& clip) {
+  detail::Fnv1a h;
+  h.str("asterune.clip/1");
+  h.str(clip.name);
+  h.f32(clip.duration);
+  h.u64(clip.tracks.size());
+  for (const ClipTrack& t : clip.tracks) {
+    h.str(t.name);
+    h.i32(static_cast<int>(t.rotation_interpolation));
+    h.i32(static_cast<int>(t.translation_interpolation));
+    h.u64(t.rotation_times.size());
+    for (float v : t.rotation_times) h.f32(v);
+    h.u64(t.translation_times.size());
+    for (float v : t.translation_times) h.f32(v);
+    auto vec3s = [&](const std::vector<glm::vec3>& a) {
+      h.u64(a.size());
+      for (const glm::vec3& p : a)
+        for (float v : {p.x, p.y, p.z}) h.f32(v);
+    };
+    auto quats = [&](const std::vector<glm::quat>& a) {
+      h.u64(a.size());
+      for (const glm::quat& q : a)
+        for (float v : {q.w, q.x, q.y, q.z}) h.f32(v);
+    };
+    quats(t.rotations);
+    vec3s(t.translations);
+    quats(t.rotation_in_tangents);
+    quats(t.rotation_out_tangents);
+    vec3s(t.translation_in_tangents);
+    vec3s(t.translation_out_tangents);
+    h.i32(static_cast<int>(t.scale_interpolation));
+    h.u64(t.scale_times.size());
+    for (float v : t.scale_times) h.f32(v);
+    vec3s(t.scales);
+    vec3s(t.scale_in_tangents);
+    vec3s(t.scale_out_tangents);
+  }
+  return h.value();
+}
 
 std::vector<float> clip_key_times(const Clip& clip) {
   std::vector<float> t;

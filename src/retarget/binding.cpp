@@ -250,8 +250,30 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
     // K_t = G_s^-1 * F^-1 * M_t^-1 * R_t
     b.carry[ut] = glm::normalize(glm::conjugate(src.orientation[static_cast<size_t>(s)]) * glm::conjugate(F) *
                                  glm::conjugate(m) * target_rest[ut]);
-    b.source_rest_position[ut] = source.rest_local[static_cast<size_t>(s)].position;
-    b.translates[ut] = (profile.translation && source.parents[static_cast<size_t>(s)] < 0) ? 1 : 0;
+    b.source_rest_position[ut] = src.position[static_cast<size_t>(s)];
+  }
+
+  // Travel (RT6): a mapped source joint carries travel when it is a source root, or hangs
+  // below one through unmapped joints that each have this one child (a root bone above the
+  // hips: "Armature", "Root"). Its motion is taken in skeleton space, through those animated
+  // ancestors, so a root bone's travel folds onto the pelvis instead of being lost. A limb
+  // mapped alone (its ancestors branch) never translates.
+  std::vector<unsigned char> source_mapped(static_cast<size_t>(ns), 0);
+  std::vector<int> child_count(static_cast<size_t>(ns), 0);
+  for (int t = 0; t < nt; ++t)
+    if (b.source_index[static_cast<size_t>(t)] >= 0) source_mapped[static_cast<size_t>(b.source_index[static_cast<size_t>(t)])] = 1;
+  for (int s = 0; s < ns; ++s)
+    if (source.parents[static_cast<size_t>(s)] >= 0) ++child_count[static_cast<size_t>(source.parents[static_cast<size_t>(s)])];
+  b.source_travel_chain.assign(static_cast<size_t>(ns), 0);
+  for (int t = 0; t < nt && profile.translation; ++t) {
+    const int s = b.source_index[static_cast<size_t>(t)];
+    if (s < 0) continue;
+    bool travels = true;
+    for (int a = source.parents[static_cast<size_t>(s)]; a >= 0; a = source.parents[static_cast<size_t>(a)])
+      if (source_mapped[static_cast<size_t>(a)] || child_count[static_cast<size_t>(a)] != 1) travels = false;
+    if (!travels) continue;
+    b.translates[static_cast<size_t>(t)] = 1;
+    for (int a = s; a >= 0; a = source.parents[static_cast<size_t>(a)]) b.source_travel_chain[static_cast<size_t>(a)] = 1;
   }
 
   // Travel reference on the ground (profile.rest_on_ground): lift the root's rest position so
@@ -295,6 +317,7 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
 RetargetContext make_retarget_context(const RetargetBinding& binding) {
   RetargetContext c;
   c.source_orientation.assign(static_cast<size_t>(binding.source_joint_count), glm::quat(1, 0, 0, 0));
+  c.source_position.assign(static_cast<size_t>(binding.source_joint_count), glm::vec3(0.0f));
   c.target_world.assign(static_cast<size_t>(binding.target_joint_count), Transform::identity());
   return c;
 }
@@ -309,7 +332,7 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
       rig.signature() == b.target_signature && static_cast<size_t>(rig.joint_count()) == nt &&
           source_local.size() == ns && (source_coverage.empty() || source_coverage.size() == ns) &&
           target_local.size() == nt && target_coverage.size() == nt && ctx.source_orientation.size() == ns &&
-          ctx.target_world.size() == nt,
+          ctx.source_position.size() == ns && ctx.target_world.size() == nt && b.source_travel_chain.size() == ns,
       "the rig is the binding's target and every span matches the binding's joint counts", report);
 
   // Source side: S_s = S_parent * L_s, L_s the full sampled local rotation (= rest * delta).
@@ -323,6 +346,13 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
     }
     const int p = b.source_parents[s];
     ctx.source_orientation[s] = p >= 0 ? glm::normalize(ctx.source_orientation[static_cast<size_t>(p)] * q) : q;
+    // Skeleton-space positions, only along the chains that carry travel (nonfinite values
+    // propagate and are caught at the translating joint).
+    if (b.source_travel_chain[s]) {
+      const glm::vec3& lp = source_local[s].position;
+      ctx.source_position[s] =
+          p >= 0 ? ctx.source_position[static_cast<size_t>(p)] + ctx.source_orientation[static_cast<size_t>(p)] * lp : lp;
+    }
   }
 
   // Target side, parents first: drive the joint frame, convert through the CURRENT parent.
@@ -340,7 +370,7 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
       const glm::quat frame = b.facing * ctx.source_orientation[us] * b.carry[t];
       local.rotation = local_rotation_for_frame(rig, parent, ti, frame);
       if (b.translates[t]) {
-        const glm::vec3 p = source_local[us].position;
+        const glm::vec3 p = ctx.source_position[us];
         // A huge source position or scale can overflow the travel: sanitized like a NaN (rule RT6).
         const glm::vec3 travel = b.facing * (p - b.source_rest_position[t]) * b.translation_scale;
         const glm::quat attach = parent.rotation * c0[t].rotation;

@@ -1,15 +1,14 @@
 # asterune-solve with controls (formats.md "controls", SPEC CS1-CS8), run against the real binary:
-#   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -P controls_cli_tests.cmake
+#   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -DTMP_ROOT=<tmp root> -P controls_cli_tests.cmake
 # The default demo shows the arm reaching and the head tracking; scenes with ik and look_at
 # controls report reached/residual per control in --format json; unsupported control types
 # (feet, spring) and bad controls fail with exit 2 and one stderr line naming the problem.
 cmake_minimum_required(VERSION 3.25)
 if(NOT CLI OR NOT SOURCE_DIR)
-  message(FATAL_ERROR "usage: cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -P controls_cli_tests.cmake")
+  message(FATAL_ERROR "usage: cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -DTMP_ROOT=<tmp root> -P controls_cli_tests.cmake")
 endif()
-set(TMP "${CMAKE_CURRENT_BINARY_DIR}/controls_cli_tmp")
-file(REMOVE_RECURSE "${TMP}")
-file(MAKE_DIRECTORY "${TMP}")
+set(TMP_NAME cli_controls)
+include(${CMAKE_CURRENT_LIST_DIR}/temp_dir.cmake)
 
 function(fail msg)
   message(SEND_ERROR "FAIL: ${msg}")

@@ -1,10 +1,9 @@
 # asterune-solve playing clips (rules P4, RT8): the three CMU clips on builtin:r15 with
 # automatic mapping, the scene "animation" block, and bad clip input.
-#   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -P run_animation_cli_tests.cmake
+#   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -DTMP_ROOT=<tmp root> -P run_animation_cli_tests.cmake
 cmake_minimum_required(VERSION 3.25)
-set(TMP "${CMAKE_CURRENT_BINARY_DIR}/cli_animation_tmp")
-file(REMOVE_RECURSE "${TMP}")
-file(MAKE_DIRECTORY "${TMP}")
+set(TMP_NAME cli_animation)
+include(${CMAKE_CURRENT_LIST_DIR}/temp_dir.cmake)
 set(DATA "${SOURCE_DIR}/tests/data/bvh")
 
 macro(solve)

@@ -1,15 +1,14 @@
 # The asterune-solve contract (formats.md, docs/cli.md), run against the real binary:
-#   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -P run_cli_tests.cmake
+#   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -DTMP_ROOT=<tmp root> -P run_cli_tests.cmake
 # Checks exit codes and the one-line stderr on bad arguments and bad files, that --format json
 # is the asterune.frames/1 document, and that `--rig <each Roblox rig> --format json` places
 # every part where Roblox Studio saved it (tests/data/roblox/*.joints.json).
 cmake_minimum_required(VERSION 3.25)
 if(NOT CLI OR NOT SOURCE_DIR)
-  message(FATAL_ERROR "usage: cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -P run_cli_tests.cmake")
+  message(FATAL_ERROR "usage: cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -DTMP_ROOT=<tmp root> -P run_cli_tests.cmake")
 endif()
-set(TMP "${CMAKE_CURRENT_BINARY_DIR}/cli_test_tmp")
-file(REMOVE_RECURSE "${TMP}")
-file(MAKE_DIRECTORY "${TMP}")
+set(TMP_NAME cli_contract)
+include(${CMAKE_CURRENT_LIST_DIR}/temp_dir.cmake)
 set(FAILURES 0)
 
 function(fail msg)

@@ -303,7 +303,7 @@ std::string write_temp(const std::string& name, const std::string& text) {
 
 // A hand-made file: non-joint "Holder" (translation (0,0,5), 90 deg about +Y) > joint "A" >
 // joint "B"; the skin lists B before A; A has a STEP translation channel, B a CUBICSPLINE
-// rotation channel, plus a scale channel and a channel on Holder that must be ignored.
+// rotation channel and a scale channel, and a channel on Holder must be ignored.
 std::string handmade_gltf(const std::string& interpolation_b = "CUBICSPLINE") {
   std::vector<float> f;
   auto push = [&](std::initializer_list<float> v) { f.insert(f.end(), v); };
@@ -347,7 +347,7 @@ std::string handmade_gltf(const std::string& interpolation_b = "CUBICSPLINE") {
 
 }  // namespace
 
-TEST_CASE("glTF hand-made file: fold, parents-first order, STEP, CUBICSPLINE values", "[io][gltf]") {
+TEST_CASE("glTF hand-made file: fold, parents-first order, STEP, CUBICSPLINE, scale", "[io][gltf]") {
   const std::string path = write_temp("handmade.gltf", handmade_gltf());
   const io::GltfSource src = load(path);
   const SourceSkeleton& sk = src.skeleton;
@@ -361,7 +361,7 @@ TEST_CASE("glTF hand-made file: fold, parents-first order, STEP, CUBICSPLINE val
   REQUIRE(src.clips.size() == 1u);
   const Clip& clip = src.clips[0];
   CHECK(clip.name == "hand");
-  REQUIRE(clip.tracks.size() == 2u);  // scale and the Holder channel are ignored
+  REQUIRE(clip.tracks.size() == 2u);  // B's scale joins B's track; the Holder channel is ignored
   Result<ClipBinding> b = build_clip_binding(clip, sk);
   REQUIRE(b.ok());
   std::vector<Transform> local(2);
@@ -371,13 +371,17 @@ TEST_CASE("glTF hand-made file: fold, parents-first order, STEP, CUBICSPLINE val
   CHECK(glm::length(local[0].position - glm::vec3(0, 0, 4)) < 1e-5f);
   // A has no rotation channel: its folded rest rotation stays.
   CHECK(glm::length(local[0].rotation * glm::vec3(1, 0, 0) - glm::vec3(0, 0, -1)) < 1e-5f);
-  // CUBICSPLINE: values identity -> 90 deg about X (tangents 9/7 ignored); halfway = 45 deg.
-  const glm::vec3 y = local[1].rotation * glm::vec3(0, 1, 0);
-  CHECK(y.y == Approx(std::cos(glm::radians(0.9f * 90.0f))).margin(1e-4));
-  CHECK(y.z == Approx(std::sin(glm::radians(0.9f * 90.0f))).margin(1e-4));
+  // CUBICSPLINE at s = 0.9 (dt 1): Hermite weights h00 = 0.028, h10 = 0.009, h01 = 0.972,
+  // h11 = -0.081 on v0 = (0,0,0,1), out-tangent b0 = (7,7,7,7), v1 = (r,0,0,r) with r = sqrt(1/2),
+  // in-tangent a1 = (9,9,9,9): [x y z w] = [0.972 r + 0.063 - 0.729, -0.666, -0.666,
+  // 0.028 + 0.972 r + 0.063 - 0.729], then normalized (glTF).
+  const glm::quat cubic = glm::normalize(glm::quat(0.04930779f, 0.02130779f, -0.666f, -0.666f));
+  CHECK(std::fabs(glm::dot(local[1].rotation, cubic)) == Approx(1.0f).margin(1e-5));
+  CHECK(clip.tracks[1].scales == std::vector<glm::vec3>{glm::vec3(2), glm::vec3(2)});
+  CHECK(clip.tracks[1].scale_times == std::vector<float>{0.0f, 1.0f});
   sample_clip(clip, b.value(), 1.0f, WrapMode::kClamp, local, cov);
   CHECK(glm::length(local[0].position - glm::vec3(0, 0, 2)) < 1e-5f);  // (0,0,5) + Ry(90)*(3,0,0)
-  CHECK(clip.tracks[1].rotation_interpolation == Interpolation::kLinear);
+  CHECK(clip.tracks[1].rotation_interpolation == Interpolation::kCubicSpline);
   CHECK(clip.tracks[0].translation_interpolation == Interpolation::kStep);
   std::filesystem::remove(path);
 }

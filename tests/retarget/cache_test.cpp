@@ -1,9 +1,12 @@
-// Binding cache (SPEC RT7): hits on the same definition, misses on any change.
+// Binding cache (rule RT7) and bake cache (rule RT9): hits on the same definition, misses on any change.
 #include <catch2/catch.hpp>
 
 #include <thread>
 
+#include "asterune/clip/binding.hpp"
+#include "asterune/retarget/bake.hpp"
 #include "asterune/retarget/cache.hpp"
+#include "asterune/rig/builtin.hpp"
 #include "support/r15_rig.hpp"
 #include "retarget_support.hpp"
 
@@ -99,5 +102,66 @@ TEST_CASE("cache lookups from several threads share one binding", "[retarget][ca
   for (auto& t : threads) t.join();
   CHECK(seen[0] != nullptr);
   for (int i = 1; i < 4; ++i) CHECK(seen[i] == seen[0]);
+  CHECK(cache.size() == 1);
+}
+
+TEST_CASE("bake cache: same clip and binding hit, an edited clip or binding misses, clear empties", "[retarget][cache][bake]") {
+  // rule RT9: bake once per (clip, binding), cached with an explicit clear.
+  const Rig rig = test::r15_rig();
+  const SourceSkeleton source = test::tpose_source();
+  Clip clip;
+  clip.name = "wave";
+  clip.duration = 1.0f;
+  ClipTrack arm;
+  arm.name = "LArm";
+  arm.rotation_times = {0.0f, 1.0f};
+  arm.rotations = {glm::quat(1, 0, 0, 0), glm::angleAxis(1.0f, glm::vec3(0, 0, 1))};
+  clip.tracks.push_back(arm);
+  auto source_binding = build_clip_binding(clip, source);
+  REQUIRE(source_binding.ok());
+  auto binding = build_retarget_binding(source, rig, tpose_profile());
+  REQUIRE(binding.ok());
+
+  BakeCache cache;
+  auto a = cache.get(clip, source_binding.value(), binding.value(), rig);
+  auto b = cache.get(clip, source_binding.value(), binding.value(), rig);
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  CHECK(a.value().get() == b.value().get());
+  CHECK(cache.hits() == 1);
+  CHECK(cache.misses() == 1);
+  CHECK(a.value()->name == "wave@" + rig.name());
+
+  // An edited key is another clip; another profile is another binding.
+  Clip edited = clip;
+  edited.tracks[0].rotations[1] = glm::angleAxis(0.5f, glm::vec3(0, 0, 1));
+  CHECK(clip_key(edited) != clip_key(clip));
+  auto c = cache.get(edited, source_binding.value(), binding.value(), rig);
+  REQUIRE(c.ok());
+  CHECK(c.value().get() != a.value().get());
+  RetargetProfile other = tpose_profile();
+  other.rest_matching = false;
+  auto binding2 = build_retarget_binding(source, rig, other);
+  REQUIRE(binding2.ok());
+  auto d = cache.get(clip, source_binding.value(), binding2.value(), rig);
+  REQUIRE(d.ok());
+  CHECK(d.value().get() != a.value().get());
+  CHECK(cache.size() == 3);
+
+  // Explicit clears: one entry, then all; holders keep their clip.
+  CHECK(cache.erase(edited, binding.value()));
+  CHECK_FALSE(cache.erase(edited, binding.value()));
+  CHECK(cache.size() == 2);
+  cache.clear();
+  CHECK(cache.size() == 0);
+  CHECK(a.value()->tracks.size() == 1);
+  auto e = cache.get(clip, source_binding.value(), binding.value(), rig);
+  REQUIRE(e.ok());
+  CHECK(e.value().get() != a.value().get());
+  CHECK(cache.misses() == 4);
+
+  // A bake failure (a binding for another rig) is returned and not cached.
+  const Rig r6 = build_rig(*builtin_rig_desc("r6")).value();
+  CHECK_FALSE(cache.get(clip, source_binding.value(), binding.value(), r6).ok());
   CHECK(cache.size() == 1);
 }

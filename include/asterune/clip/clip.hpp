@@ -13,7 +13,10 @@ namespace asterune {
 
 /// How a channel moves between two keys. kLinear: slerp (shortest arc) for rotations, lerp
 /// for translations. kStep: hold the earlier key's value until the next key time.
-enum class Interpolation { kLinear, kStep };
+/// kCubicSpline: glTF's cubic Hermite spline through the keys with per-key in- and
+/// out-tangents (the channel's *_in_tangents / *_out_tangents, value units per second);
+/// rotations are interpolated component-wise and normalized, as glTF specifies.
+enum class Interpolation { kLinear, kStep, kCubicSpline };
 
 /// One joint's keys. Rotation and translation keys have their own times (ascending, seconds).
 /// Either channel may be empty: the sampler then uses the binding's default for that joint
@@ -26,6 +29,16 @@ struct ClipTrack {
   std::vector<glm::vec3> translations;
   Interpolation rotation_interpolation = Interpolation::kLinear;
   Interpolation translation_interpolation = Interpolation::kLinear;
+  // kCubicSpline only: one in- and one out-tangent per key (empty otherwise). Rotation tangents
+  // are quaternion-shaped 4-vectors (not unit rotations).
+  std::vector<glm::quat> rotation_in_tangents, rotation_out_tangents;
+  std::vector<glm::vec3> translation_in_tangents, translation_out_tangents;
+  // Scale keys (glTF scale channels). Motor6D rigs are rigid, so rig sampling ignores them;
+  // sample_track_scale() evaluates them for tools that want them. Tangents as above.
+  std::vector<float> scale_times;
+  std::vector<glm::vec3> scales;
+  Interpolation scale_interpolation = Interpolation::kLinear;
+  std::vector<glm::vec3> scale_in_tangents, scale_out_tangents;
 };
 
 struct Clip {

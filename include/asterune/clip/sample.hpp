@@ -5,7 +5,9 @@
 // (negative times wrap backwards); kClamp clamps to [0, duration]. A clip with duration <= 0 or
 // nonfinite duration samples at time 0.
 // Channels: between two keys a rotation is slerped along the shortest arc and a translation
-// lerped (or held, for Interpolation::kStep). Before a channel's first key it holds the first
+// lerped (or held, for Interpolation::kStep; or follows the Hermite spline of its tangents, for
+// kCubicSpline: p(s) = (2s^3-3s^2+1) v0 + (s^3-2s^2+s) dt b0 + (-2s^3+3s^2) v1 + (s^3-s^2) dt a1,
+// s in [0, 1], b0 the out-tangent of the earlier key, a1 the in-tangent of the later one). Before a channel's first key it holds the first
 // key; after the last key it holds the last (no wrap between last and first key).
 // Coverage: 1 for a joint whose track has at least one key; 0 for a joint with no track (or an
 // empty track), which receives binding.defaults()[j]. A track missing one channel takes that
@@ -40,5 +42,9 @@ bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapM
 /// Samples one track alone (both channels), using `fallback` for a missing channel.
 /// Returns fallback unchanged for an empty track. Allocation-free.
 Transform sample_track(const ClipTrack& track, float clip_time, const Transform& fallback);
+
+/// Samples the track's scale channel (ClipTrack::scales) at `clip_time`, or returns `fallback`
+/// when it has none. Same segment and interpolation rules as the other channels.
+glm::vec3 sample_track_scale(const ClipTrack& track, float clip_time, const glm::vec3& fallback = glm::vec3(1.0f));
 
 }  // namespace asterune

@@ -10,9 +10,11 @@
 //     and "Armature", are folded into that joint's rest and keys, so skeleton space is the
 //     scene's (Y-up) space. Animation of those non-joint nodes is ignored.
 //   - Lengths stay in the file's metres; skeleton.units_to_studs = 1 / 0.28.
-//   - Rotation and translation channels become keys (scale channels are ignored). LINEAR and
-//     STEP map to Interpolation::kLinear / kStep; CUBICSPLINE keeps only the key values (the
-//     middle of each in-tangent/value/out-tangent triple) and interpolates them linearly.
+//   - Rotation, translation and scale channels become keys (ClipTrack::scales keeps the scale
+//     keys; rigid rigs ignore them). LINEAR, STEP and CUBICSPLINE map to Interpolation::kLinear,
+//     kStep and kCubicSpline; CUBICSPLINE's in-tangent/value/out-tangent triples fill the
+//     track's values and *_in_tangents / *_out_tangents (rotated by the folded non-joint
+//     transforms like the values).
 //   - Unnamed joint nodes are called "node<index>". Clip duration = the last key time.
 #pragma once
 

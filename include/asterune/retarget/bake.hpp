@@ -4,6 +4,7 @@
 // equals live retargeting (between keys it slerps the target rotations instead of the source's).
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "asterune/clip/binding.hpp"
@@ -14,6 +15,11 @@
 namespace asterune {
 
 class Rig;
+
+/// Stable 64-bit hash (FNV-1a) of a clip's whole content: name, duration, every track's name,
+/// interpolation, key times and values. Equal clips give equal keys; any edit changes it. The
+/// clip identity in BakeCache (cache.hpp).
+std::uint64_t clip_key(const Clip& clip);
 
 /// Sorted, de-duplicated union of every rotation and translation key time of the clip.
 std::vector<float> clip_key_times(const Clip& clip);

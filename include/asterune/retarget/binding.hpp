@@ -44,12 +44,16 @@ struct RetargetBinding {
   std::vector<int> source_index;           // driving source joint, -1 when unmapped (RT5)
   std::vector<glm::quat> carry;            // K_t (identity when unmapped)
   std::vector<glm::quat> rest_correction;  // M_t: rotation taking F*source bone dir onto target bone dir at rest
-  std::vector<unsigned char> translates;   // 1 when this joint carries the source root's travel (RT6)
-  std::vector<glm::vec3> source_rest_position;  // rest local position of the driving source joint
+  // 1 when this joint carries travel (RT6): its source joint is a source root, or hangs below
+  // one through unmapped single-child joints (a root bone above the hips), whose animated
+  // motion then folds into its travel.
+  std::vector<unsigned char> translates;
+  std::vector<glm::vec3> source_rest_position;  // skeleton-space rest position of the driving source joint
 
   // Per source joint.
   std::vector<int> source_parents;
   std::vector<glm::quat> source_rest_rotation;  // rest_local rotations (fallback for bad samples)
+  std::vector<unsigned char> source_travel_chain;  // 1: a translating source joint or one of its ancestors
 
   // Translation (RT6): travel (source units) * translation_scale = target studs.
   float scale = 1.0f;              // resolved profile scale (auto, or the fallback to 1)
@@ -76,6 +80,7 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
 /// Caller-owned scratch for sample_retarget(); one per character (or per thread).
 struct RetargetContext {
   std::vector<glm::quat> source_orientation;  // S_s of every source joint, skeleton space
+  std::vector<glm::vec3> source_position;     // X_s, skeleton space (travel chains only)
   std::vector<Transform> target_world;        // rig-space part placements of the retargeted pose
 };
 
@@ -94,7 +99,7 @@ struct RetargetReport {
 /// translating joint) with the source coverage; unmapped joints get identity and coverage 0.
 /// `context.target_world` receives the rig-space part placements (root part at identity).
 /// Allocation-free, never throws, deterministic. A nonfinite source rotation is replaced by
-/// its rest rotation, a nonfinite root position by its rest position (no travel).
+/// its rest rotation; a nonfinite position on a travel chain gives no travel that frame.
 RetargetReport sample_retarget(const RetargetBinding& binding, const Rig& rig,
                                std::span<const Transform> source_local,
                                std::span<const float> source_coverage, RetargetContext& context,

@@ -2,7 +2,10 @@
 // keyed by profile_key(profile), the target rig's layout signature and source_skeleton_key():
 // the same three give the same shared binding; any change to the mapping, the profile, the
 // rig layout or the source skeleton gives a new binding, never a stale one.
-// Lookups lock a mutex: use the cache at setup time; per-frame sampling never touches it.
+// BakeCache: shares baked clips (rule RT9): a clip retargeted once per (clip, binding) and then
+// played natively. Keyed by clip_key(clip) and the binding's identity (profile, rig signature,
+// source skeleton), with an explicit clear() to call after editing a rig or a profile.
+// Lookups lock a mutex: use the caches at setup time; per-frame sampling never touches them.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +16,8 @@
 #include <tuple>
 
 #include "asterune/core/result.hpp"
+#include "asterune/clip/binding.hpp"
+#include "asterune/clip/clip.hpp"
 #include "asterune/retarget/binding.hpp"
 
 namespace asterune {
@@ -39,6 +44,35 @@ class RetargetCache {
  private:
   mutable std::mutex mutex_;
   std::map<Key, std::shared_ptr<const RetargetBinding>> bindings_;
+  std::size_t hits_ = 0;
+  std::size_t misses_ = 0;
+};
+
+class BakeCache {
+ public:
+  using Key = std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t>;  // clip, profile, rig, source
+
+  static Key key_of(const Clip& clip, const RetargetBinding& binding);
+
+  /// The cached bake of `clip` through `binding` onto `rig` (see bake_retarget()), baking and
+  /// inserting it on a miss. `source_binding` binds the clip to the binding's source skeleton.
+  /// Bake failures (and a `rig` the binding was not built for, even on a hit) are returned and
+  /// not cached. Thread-safe; allocates on a miss.
+  Result<std::shared_ptr<const Clip>> get(const Clip& clip, const ClipBinding& source_binding,
+                                          const RetargetBinding& binding, const Rig& rig);
+
+  std::size_t hits() const;
+  std::size_t misses() const;
+  std::size_t size() const;
+
+  /// Drops every baked clip (holders of a shared_ptr keep theirs alive).
+  void clear();
+  /// Drops the bake of `clip` through `binding`; returns whether there was one.
+  bool erase(const Clip& clip, const RetargetBinding& binding);
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<Key, std::shared_ptr<const Clip>> clips_;
   std::size_t hits_ = 0;
   std::size_t misses_ = 0;
 };

@@ -1,0 +1,49 @@
+// glTF 2.0 export of solved frames (formats.md "beyond"): the rig as a node hierarchy and the
+// frames as one animation, for Blender and any glTF viewer. The inverse of nothing in the
+// library: the reader (gltf.hpp) imports skins, this writer exports parts.
+//
+// What is written:
+//   - one node per part that the rig places: the root part (a scene root) and the child part
+//     of every joint, named by the part, parented like the joints (a joint with no parent
+//     joint hangs under the root part's node). Each node has a box mesh of its part's size,
+//     centred on the part's placement (the part CFrame).
+//   - one animation with a translation and a rotation channel per node, LINEAR, keyed at the
+//     frame times. Node locals are parent_world^-1 * world, so a viewer's world placement of
+//     each node equals the frame record's world placement (the CLI's `world`).
+//   - units: 1 glTF unit = 1 stud (Roblox axes: +Y up, the character facing -Z). Scale by
+//     0.28 for metres (Blender: import, then scale the scene root).
+//   - .glb: one binary chunk. .gltf: JSON with the buffer embedded as a base64 data URI.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "asterune/core/result.hpp"
+#include "asterune/io/frames_file.hpp"
+#include "asterune/math/transform.hpp"
+#include "asterune/rig/rig.hpp"
+
+namespace asterune::io {
+
+struct GltfWriteOptions {
+  bool binary = true;  // .glb (true) or .gltf with an embedded buffer
+  std::string animation_name = "asterune";
+};
+
+/// Encodes the rig and `frames` (in time order, each with rig.joint_count() world placements)
+/// as a glTF 2.0 document: the bytes of a .glb, or the text of a .gltf. `root` is the root
+/// part's world placement (the run's root). Fails, naming the frame, when a record has the
+/// wrong number of entries, a nonfinite placement, or times that do not increase; and when
+/// `frames` is empty. Allocates (export time, not per frame).
+Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, const Transform& root,
+                                              std::span<const FrameRecord> frames, const GltfWriteOptions& options);
+
+/// encode_gltf() into `path`; binary when the extension is .glb (case-insensitive), else
+/// .gltf text. Fails naming the file when it cannot be written.
+Status write_gltf_file(const std::filesystem::path& path, const Rig& rig, const Transform& root,
+                       std::span<const FrameRecord> frames, const std::string& animation_name = "asterune");
+
+}  // namespace asterune::io
