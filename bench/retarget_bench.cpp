@@ -54,8 +54,8 @@ const Fixture& fixture() {
 
 void counters(benchmark::State& state, int joints) {
   state.counters["ns_per_character"] =
-      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  state.counters["ns_per_target_joint"] = benchmark::Counter(static_cast<double>(state.iterations()) * joints,
+      benchmark::Counter(1e-9 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_target_joint"] = benchmark::Counter(1e-9 * static_cast<double>(state.iterations()) * joints,
                                                              benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 

@@ -16,7 +16,20 @@ struct Segment {
   float alpha = 0.0f;
 };
 
-Segment find_segment(const std::vector<float>& times, float t, Interpolation mode) {
+// The key index i with times[i] <= t < times[i + 1] (times non-decreasing, n >= 2,
+// times[0] < t < times[n-1]); `hint` is where the previous frame found it. The condition names
+// exactly one i (equal times are skipped), the one std::upper_bound - 1 gives, so a hint never
+// changes the answer, only how fast it is found.
+inline size_t locate(const float* times, size_t n, float t, size_t hint) {
+  if (hint + 1 < n && times[hint] <= t) {
+    // Forward playback: the same segment or one of the next few.
+    for (size_t i = hint, stop = std::min(n - 1, hint + 4); i < stop; ++i)
+      if (t < times[i + 1]) return i;
+  }
+  return static_cast<size_t>(std::upper_bound(times, times + n, t) - times) - 1;
+}
+
+inline Segment find_segment(const std::vector<float>& times, float t, Interpolation mode, size_t hint) {
   Segment s;
   const size_t n = times.size();
   if (n < 2 || !(t > times.front())) return s;  // before (or at) the first key: hold it
@@ -24,14 +37,56 @@ Segment find_segment(const std::vector<float>& times, float t, Interpolation mod
     s.index = n - 1;
     return s;
   }
-  const auto upper = std::upper_bound(times.begin(), times.end(), t);  // first key > t
-  s.index = static_cast<size_t>(upper - times.begin()) - 1;
+  s.index = locate(times.data(), n, t, hint);
   if (mode == Interpolation::kStep) return s;
   const float t0 = times[s.index];
   const float t1 = times[s.index + 1];
   const float dt = t1 - t0;
   s.alpha = dt > 0.0f ? std::clamp((t - t0) / dt, 0.0f, 1.0f) : 0.0f;
   return s;
+}
+
+// Samples both channels; hints in/out are the segment indexes (0 when unknown).
+inline Transform sample_channels(const ClipTrack& track, float t, const Transform& fallback, std::uint32_t& rot_hint,
+                                 std::uint32_t& pos_hint) {
+  Transform out = fallback;
+  if (!track.rotations.empty() && track.rotation_times.size() == track.rotations.size()) {
+    const Segment s = find_segment(track.rotation_times, t, track.rotation_interpolation, rot_hint);
+    rot_hint = static_cast<std::uint32_t>(s.index);
+    const glm::quat& a = track.rotations[s.index];
+    out.rotation = s.alpha > 0.0f ? nlerp_or_slerp(a, track.rotations[s.index + 1], s.alpha) : a;
+  }
+  if (!track.translations.empty() && track.translation_times.size() == track.translations.size()) {
+    const Segment s = find_segment(track.translation_times, t, track.translation_interpolation, pos_hint);
+    pos_hint = static_cast<std::uint32_t>(s.index);
+    const glm::vec3& a = track.translations[s.index];
+    out.position = s.alpha > 0.0f ? a + (track.translations[s.index + 1] - a) * s.alpha : a;
+  }
+  return out;
+}
+
+void sample_joints(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, std::uint32_t* hints,
+                   std::span<Transform> local, std::span<float> coverage) {
+  const size_t n = std::min({static_cast<size_t>(binding.joint_count()), local.size(), coverage.size()});
+  const float t = wrap_clip_time(time, clip.duration, wrap);
+  const int* track_of = binding.track_of_joint().data();
+  const Transform* defaults = binding.defaults().data();
+  const ClipTrack* tracks = clip.tracks.data();
+  const size_t track_count = clip.tracks.size();
+  std::uint32_t scratch[2] = {0, 0};
+  for (size_t j = 0; j < n; ++j) {
+    const int track = track_of[j];
+    if (track < 0 || static_cast<size_t>(track) >= track_count) {
+      local[j] = defaults[j];
+      coverage[j] = 0.0f;
+      continue;
+    }
+    const ClipTrack& tr = tracks[track];
+    std::uint32_t* h = hints ? hints + 2 * j : scratch;
+    if (!hints) h[0] = h[1] = 0;
+    local[j] = sample_channels(tr, t, defaults[j], h[0], h[1]);
+    coverage[j] = (tr.rotations.empty() && tr.translations.empty()) ? 0.0f : 1.0f;
+  }
 }
 
 }  // namespace
@@ -47,37 +102,26 @@ float wrap_clip_time(float time, float duration, WrapMode wrap) {
 }
 
 Transform sample_track(const ClipTrack& track, float t, const Transform& fallback) {
-  Transform out = fallback;
-  if (!track.rotations.empty() && track.rotation_times.size() == track.rotations.size()) {
-    const Segment s = find_segment(track.rotation_times, t, track.rotation_interpolation);
-    const glm::quat& a = track.rotations[s.index];
-    out.rotation = s.alpha > 0.0f ? slerp_shortest(a, track.rotations[s.index + 1], s.alpha) : a;
-  }
-  if (!track.translations.empty() && track.translation_times.size() == track.translations.size()) {
-    const Segment s = find_segment(track.translation_times, t, track.translation_interpolation);
-    const glm::vec3& a = track.translations[s.index];
-    out.position = s.alpha > 0.0f ? a + (track.translations[s.index + 1] - a) * s.alpha : a;
-  }
-  return out;
+  std::uint32_t rot = 0, pos = 0;
+  return sample_channels(track, t, fallback, rot, pos);
 }
 
 void sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap,
                  std::span<Transform> local, std::span<float> coverage) {
-  const size_t n = std::min({static_cast<size_t>(binding.joint_count()), local.size(), coverage.size()});
-  const float t = wrap_clip_time(time, clip.duration, wrap);
-  const std::span<const int> track_of = binding.track_of_joint();
-  const std::span<const Transform> defaults = binding.defaults();
-  for (size_t j = 0; j < n; ++j) {
-    const int track = track_of[j];
-    if (track < 0 || static_cast<size_t>(track) >= clip.tracks.size()) {
-      local[j] = defaults[j];
-      coverage[j] = 0.0f;
-      continue;
-    }
-    const ClipTrack& tr = clip.tracks[static_cast<size_t>(track)];
-    local[j] = sample_track(tr, t, defaults[j]);
-    coverage[j] = (tr.rotations.empty() && tr.translations.empty()) ? 0.0f : 1.0f;
-  }
+  sample_joints(clip, binding, time, wrap, nullptr, local, coverage);
+}
+
+ClipCursor make_clip_cursor(const ClipBinding& binding) {
+  ClipCursor c;
+  c.keys.assign(2 * static_cast<size_t>(binding.joint_count()), 0u);
+  return c;
+}
+
+bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, ClipCursor& cursor,
+                 std::span<Transform> local, std::span<float> coverage) {
+  if (cursor.keys.size() != 2 * static_cast<size_t>(binding.joint_count())) return false;
+  sample_joints(clip, binding, time, wrap, cursor.keys.data(), local, coverage);
+  return true;
 }
 
 void sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, Pose& pose) {

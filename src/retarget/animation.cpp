@@ -35,6 +35,7 @@ Result<AnimationBinding> build_animation_binding(const Clip& clip, const Rig& ri
 
 AnimationContext make_animation_context(const AnimationBinding& binding) {
   AnimationContext c;
+  c.cursor = make_clip_cursor(binding.clip_binding);
   if (binding.mode == AnimationMode::kRetarget && binding.retarget) {
     c.source_local.assign(static_cast<size_t>(binding.clip_binding.joint_count()), Transform::identity());
     c.source_coverage.assign(c.source_local.size(), 0.0f);
@@ -49,11 +50,14 @@ bool sample_animation(const Clip& clip, const AnimationBinding& binding, const R
   if (local.size() != n || coverage.size() != n) return false;
   if (binding.mode == AnimationMode::kNative) {
     if (binding.clip_binding.joint_count() != rig.joint_count()) return false;
-    sample_clip(clip, binding.clip_binding, time, wrap, local, coverage);
+    if (!sample_clip(clip, binding.clip_binding, time, wrap, context.cursor, local, coverage))
+      sample_clip(clip, binding.clip_binding, time, wrap, local, coverage);
     return true;
   }
   if (!binding.retarget) return false;
-  sample_clip(clip, binding.clip_binding, time, wrap, context.source_local, context.source_coverage);
+  if (!sample_clip(clip, binding.clip_binding, time, wrap, context.cursor, context.source_local,
+                   context.source_coverage))
+    sample_clip(clip, binding.clip_binding, time, wrap, context.source_local, context.source_coverage);
   return sample_retarget(*binding.retarget, rig, context.source_local, context.source_coverage, context.retarget,
                          local, coverage)
       .ok;

@@ -5,23 +5,49 @@
 namespace asterune {
 namespace {
 
-inline Transform place_child(const Transform& parent, const Transform& c0, const Transform& t,
-                             const Transform& c1_inverse) {
-  return parent * c0 * t * c1_inverse;
+// Exactly the identity rotation (as built from a translation-only C0/C1, the common case).
+inline bool is_identity_rotation(const glm::quat& q) {
+  return q.w == 1.0f && q.x == 0.0f && q.y == 0.0f && q.z == 0.0f;
+}
+
+// The joint's own placement relative to its parent part, C0 * T * inverse(C1). It does not
+// depend on the parent, so the walk computes it off the parent-to-child dependency chain and
+// the only compose that waits for the parent is the final one. A translation-only C0 or C1
+// skips its quaternion product (multiplying by an exact identity changes no bit of it).
+inline Transform joint_local(const Transform& c0, const Transform& t, const Transform& c1_inverse) {
+  Transform tc;
+  if (is_identity_rotation(c1_inverse.rotation)) {
+    tc.rotation = t.rotation;
+    tc.position = t.position + t.rotation * c1_inverse.position;
+  } else {
+    tc = t * c1_inverse;
+  }
+  if (is_identity_rotation(c0.rotation)) {
+    tc.position += c0.position;
+    return tc;
+  }
+  return c0 * tc;
 }
 
 // One forward walk over the layout range [begin, end); parents come before children.
+// world = P * (C0 * T * inverse(C1)): the same placement as ((P * C0) * T) * inverse(C1) up to
+// float rounding of the regrouping.
 void evaluate_range(const Rig& rig, const Transform& root, std::span<const Transform> local,
                     std::span<Transform> world, int begin, int end) {
-  const auto parents = rig.parents();
-  const auto c0 = rig.c0();
-  const auto c1_inverse = rig.c1_inverse();
-  const auto anchor = rig.anchor();
+  const int* parents = rig.parents().data();
+  const Transform* c0 = rig.c0().data();
+  const Transform* c1_inverse = rig.c1_inverse().data();
+  const Transform* anchor = rig.anchor().data();
+  const Transform* t = local.data();
+  Transform* w = world.data();
   for (int i = begin; i < end; ++i) {
-    const size_t u = static_cast<size_t>(i);
-    const int p = parents[u];
-    const Transform parent = p >= 0 ? world[static_cast<size_t>(p)] : root * anchor[u];
-    world[u] = place_child(parent, c0[u], local[u], c1_inverse[u]);
+    const Transform l = joint_local(c0[i], t[i], c1_inverse[i]);
+    const int p = parents[i];
+    if (p >= 0) {
+      w[i] = w[p] * l;
+    } else {
+      w[i] = (root * anchor[i]) * l;
+    }
   }
 }
 
