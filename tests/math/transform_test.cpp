@@ -122,11 +122,10 @@ glm::dquat reference_slerp(const glm::quat& a_f, const glm::quat& b_f, double al
   return a * step;
 }
 
-// Angle (radians) of the rotation taking q to r.
+// Angle (radians) of the rotation taking q to r (atan2 form: accurate for tiny angles).
 double rotation_error(const glm::quat& q, const glm::dquat& r) {
-  const double d = std::fabs(q.w * r.w + q.x * r.x + q.y * r.y + q.z * r.z);
-  const double len = std::sqrt(double(q.w) * q.w + double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z);
-  return 2.0 * std::acos(std::min(1.0, d / len));
+  const glm::dquat e = glm::conjugate(glm::dquat(q.w, q.x, q.y, q.z)) * r;
+  return 2.0 * std::atan2(std::sqrt(e.x * e.x + e.y * e.y + e.z * e.z), std::fabs(e.w));
 }
 
 }  // namespace
