@@ -12,11 +12,14 @@
 
 #include "asterune/controls/control.hpp"
 #include "asterune/core/result.hpp"
+#include "asterune/math/transform.hpp"
 #include "asterune/solvers/solve_report.hpp"
 
 namespace asterune {
-
 class Rig;
+}
+
+namespace asterune::detail {
 
 /// Relative tolerance of the endpoint-to-pivot snap: an end_offset within this fraction of the
 /// chain's last bone (the distance between the last two pivots; for a one-joint chain, the
@@ -73,4 +76,4 @@ SolveReport solve_ik_control(IkControl& control, const Rig& rig, const Transform
 /// Endpoint of the chain in the current world pose (end part placement * end_offset).
 glm::vec3 ik_endpoint(const IkControl& control, std::span<const Transform> world);
 
-}  // namespace asterune
+}  // namespace asterune::detail
