@@ -2,7 +2,7 @@
 # Runs every benchmark program of the bench preset (build/bench/bench/asterune-bench-*), merges
 # their Google Benchmark JSON into build/bench/results.json, measures the speed yardstick Y when
 # ../shared/perf/yardstick.sh exists beside the repository (before and after the benchmarks; Y
-# is their mean), prints a table of ns and ns / Y, and regenerates docs/benchmarks.md from it.
+# and load are recorded; see scripts/bench_report.py for how Y is chosen), prints a table of ns and ns / Y, and regenerates docs/benchmarks.md from it.
 # Used by `make bench`; extra arguments go to every benchmark program (e.g. --benchmark_filter=World).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +13,10 @@ mkdir -p "$out"
 
 yardstick="$root/../shared/perf/yardstick.sh"
 measure_y() {
-  if [ -f "$yardstick" ]; then bash "$yardstick" | awk '/^yardstick_ns_per_joint/ {print $2}'; fi
+  # "yardstick_ns_per_joint MEDIAN (min MIN, max MAX)" -> "MEDIAN,MIN,MAX"
+  if [ -f "$yardstick" ]; then
+    bash "$yardstick" | sed -n 's/^yardstick_ns_per_joint \([0-9.]*\) (min \([0-9.]*\), max \([0-9.]*\)).*/\1,\2,\3/p'
+  fi
 }
 y_before=$(measure_y)
 
@@ -33,8 +36,9 @@ for program in "${programs[@]}"; do
 done
 
 y_after=$(measure_y)
+load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)
 python3 "$root/scripts/bench_report.py" merge --out "$build/results.json" --y-before "${y_before:-}" \
-  --y-after "${y_after:-}" "$out"/*.json
+  --y-after "${y_after:-}" --load "${load:-}" "$out"/*.json
 python3 "$root/scripts/bench_report.py" table "$build/results.json"
 python3 "$root/scripts/bench_report.py" doc "$build/results.json" --out "$root/docs/benchmarks.md"
 echo "wrote $build/results.json and docs/benchmarks.md"

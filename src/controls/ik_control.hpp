@@ -21,11 +21,6 @@ class Rig;
 
 namespace asterune::detail {
 
-/// Relative tolerance of the endpoint-to-pivot snap: an end_offset within this fraction of the
-/// chain's last bone (the distance between the last two pivots; for a one-joint chain, the
-/// pivot's distance from the end part's origin), at least 1e-6 studs, counts as the pivot.
-inline constexpr float kPivotSnapRelative = 1e-3f;
-
 /// The solver actually used after the IK2 rule was applied at bind time.
 enum class BoundIkSolver { kAim, kTwoBone, kFabrik, kCcd };
 
