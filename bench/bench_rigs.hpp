@@ -1,5 +1,6 @@
 // Rigs and clips shared by the benchmark programs: a 60-joint humanoid tree (the shape of the
-// project's speed goals and of the yardstick in ../shared/perf) and a clip for it.
+// project's speed goals and of the yardstick in ../shared/perf), a clip for it, and the CMU
+// motion-capture clip with its automatic retarget profile onto R15.
 #pragma once
 
 #include <cmath>
@@ -9,6 +10,8 @@
 #include <vector>
 
 #include "asterune/clip/clip.hpp"
+#include "asterune/io/bvh.hpp"
+#include "asterune/retarget/humanoid.hpp"
 #include "asterune/rig/rig.hpp"
 
 namespace asterune::bench {
@@ -101,6 +104,27 @@ inline Clip swing_clip(const Rig& rig, int keys, float duration, float step_deg)
     clip.tracks.push_back(track);
   }
   return clip;
+}
+
+/// tests/data/bvh/cmu_49_04_run_leap.bvh (31 joints) in studs; exits with the reason on failure.
+inline io::BvhFile load_cmu_or_die() {
+  auto b = io::load_bvh(std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_49_04_run_leap.bvh");
+  if (!b) {
+    std::fprintf(stderr, "%s\n", b.message().c_str());
+    std::exit(1);
+  }
+  io::BvhFile bvh = std::move(b).value();
+  bvh.skeleton.units_to_studs = io::kCmuUnitsToStuds;
+  return bvh;
+}
+
+/// The automatic humanoid profile from the CMU skeleton to `rig`, with auto scale and rest on
+/// the ground (the setup of the retarget and character benchmarks).
+inline RetargetProfile cmu_profile(const io::BvhFile& bvh, const Rig& rig) {
+  AutoProfileOptions opt;
+  opt.auto_scale = true;
+  opt.rest_on_ground = true;
+  return build_auto_profile(bvh.skeleton, rig, opt).value();
 }
 
 }  // namespace asterune::bench

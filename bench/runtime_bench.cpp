@@ -15,6 +15,7 @@
 #include "asterune/rig/builtin.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/runtime/character.hpp"
+#include "bench_rigs.hpp"
 
 namespace {
 
@@ -29,17 +30,8 @@ struct Fixture {
 
   Fixture() {
     rig = std::move(build_rig(*builtin_rig_desc("r15")).value());
-    auto b = io::load_bvh(std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_49_04_run_leap.bvh");
-    if (!b) {
-      std::fprintf(stderr, "%s\n", b.message().c_str());
-      std::exit(1);
-    }
-    bvh = std::move(b).value();
-    bvh.skeleton.units_to_studs = io::kCmuUnitsToStuds;
-    AutoProfileOptions opt;
-    opt.auto_scale = true;
-    opt.rest_on_ground = true;
-    const RetargetProfile profile = build_auto_profile(bvh.skeleton, rig, opt).value();
+    bvh = asterune::bench::load_cmu_or_die();
+    const RetargetProfile profile = asterune::bench::cmu_profile(bvh, rig);
     animation = build_animation_binding(bvh.clip, rig, &bvh.skeleton, &profile).value();
     setup = CharacterSetup{&rig, &bvh.clip, &animation, WrapMode::kLoop};
 

@@ -69,7 +69,7 @@ def entries(results):
     rows = {}
     order = []
     for b in results["benchmarks"]:
-        name = b.get("run_name", b["name"])
+        name = b.get("run_name", b["name"]).replace("/real_time", "")
         if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue
         if b.get("error_occurred"):
@@ -108,6 +108,17 @@ def fmt(v, digits=3):
     return f"{v:.{digits}g}"
 
 
+def counter_texts(b, y, sep):
+    """Each counter as 'name<sep>value', with its ratio to Y for the ns_per_* ones."""
+    out = []
+    for k, v in counters(b).items():
+        text = f"{k}{sep}{fmt(v)}"
+        if k.startswith("ns_per") and y:
+            text += f" ({fmt(v / y)} Y)"
+        out.append(text)
+    return out
+
+
 def goal_rows(results):
     y = results["context"].get("yardstick_ns_per_joint")
     byname = dict(entries(results))
@@ -137,13 +148,7 @@ def cmd_table(args):
     print(f"{'benchmark':44} {'ns':>10} {'ns/Y':>8}  counters (value, /Y for ns_* counters)")
     for name, b in entries(results):
         t = time_ns(b)
-        extra = []
-        for k, v in counters(b).items():
-            s = f"{k}={fmt(v)}"
-            if k.startswith("ns_per") and y:
-                s += f" ({fmt(v / y)} Y)"
-            extra.append(s)
-        print(f"{name:44} {fmt(t):>10} {fmt(t / y) if y else '-':>8}  {' '.join(extra)}")
+        print(f"{name:44} {fmt(t):>10} {fmt(t / y) if y else '-':>8}  {' '.join(counter_texts(b, y, '='))}")
     print()
     print(f"{'goal':18} {'metric':14} {'value':>10} {'in Y':>8} {'goal':>8}  status")
     for name, what, metric, value, ratio, goal, unit, status in goal_rows(results):
@@ -165,7 +170,8 @@ Absolute nanoseconds change from machine to machine, so every figure is also giv
 **yardstick units Y**: the ns per joint of a plain scalar forward-kinematics loop
 (`../shared/perf/yardstick.sh`) measured in the same run, before and after the benchmarks
 (Y is the mean; a run whose blocks spread by more than 1.5x was contended, and its min, the
-uncontended figure, stands for it, since CPU time leaves contention out too). A ratio to Y transfers between machines; ozz-animation's figures in Y are in
+uncontended figure, stands for it, since CPU time leaves contention out too). A ratio to Y
+transfers between machines; ozz-animation's figures in Y are in
 `../shared/perf/README.md` (LocalToModelJob 0.21 Y per joint, SamplingJob 0.33 Y per joint,
 IKTwoBoneJob 4.9 Y, IKAimJob 2.4 Y).
 """
@@ -178,8 +184,7 @@ def cmd_doc(args):
     lines = [DOC_HEAD]
     lines.append("## This run\n")
     lines.append(f"- date: {ctx.get('date', '?')}; host: {ctx.get('host_name', '?')}, "
-                 f"{ctx.get('num_cpus', '?')} CPUs at {ctx.get('mhz_per_cpu', '?')} MHz; "
-                 f"library build: {ctx.get('library_build_type', '?')}")
+                 f"{ctx.get('num_cpus', '?')} CPUs at {ctx.get('mhz_per_cpu', '?')} MHz")
     if y:
         runs = "; ".join(f"median {fmt(r['median'])}, min {fmt(r['min'])}, max {fmt(r['max'])}"
                          + (" (contended: min used)" if r["contended"] else "")
@@ -209,13 +214,7 @@ def cmd_doc(args):
     lines.append("| --- | --- | --- | --- |")
     for name, b in entries(results):
         t = time_ns(b)
-        extra = []
-        for k, v in counters(b).items():
-            s = f"{k} {fmt(v)}"
-            if k.startswith("ns_per") and y:
-                s += f" ({fmt(v / y)} Y)"
-            extra.append(s)
-        lines.append(f"| `{name}` | {fmt(t)} | {fmt(t / y) if y else '-'} | {', '.join(extra)} |")
+        lines.append(f"| `{name}` | {fmt(t)} | {fmt(t / y) if y else '-'} | {', '.join(counter_texts(b, y, ' '))} |")
     lines.append("")
     with open(args.out, "w") as f:
         f.write("\n".join(lines))

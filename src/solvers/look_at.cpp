@@ -98,7 +98,7 @@ bool full_turn(const LookAtFrame& f, const glm::vec3& facing, const Want& w, glm
   const glm::vec3 c = glm::cross(e1, w.dir);
   const float d = glm::dot(e1, w.dir);
   const glm::quat pitch = glm::normalize(glm::quat(1.0f + d, c.x, c.y, c.z));  // d > -1: same heading
-  out = glm::normalize(pitch * yaw);
+  out = pitch * yaw;  // unit to rounding; the caller renormalizes once per joint
   return true;
 }
 
@@ -212,10 +212,13 @@ LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& e
       }
       glm::quat q;
       if (w < 1.0f || !full_turn(frame, cur_facing, want, q)) q = share_turn(frame, cur_facing, desired_angles(frame, want), w);
+      // q is unit to rounding: renormalize once per joint, not per repeat.
       cur_eye = pivot + q * (cur_eye - pivot);
-      cur_facing = glm::normalize(q * cur_facing);
-      total = glm::normalize(q * total);
+      cur_facing = q * cur_facing;
+      total = q * total;
     }
+    cur_facing = glm::normalize(cur_facing);
+    total = glm::normalize(total);
     turns[k] = total;
     acc.position = pivot + total * (acc.position - pivot);
     acc.rotation = glm::normalize(total * acc.rotation);
