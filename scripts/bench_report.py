@@ -94,7 +94,8 @@ def counters(b):
 def time_ns(b):
     # CPU time: on the shared machine it leaves out the time other processes hold the core.
     # BM_Batch10k (two threads) reports wall-clock through UseRealTime and its ms_per_frame.
-    key = "real_time" if b["name"].endswith("/real_time") and "Batch" in b["name"] else "cpu_time"
+    name = b.get("run_name", b["name"])
+    key = "real_time" if name.endswith("/real_time") and "Batch" in name else "cpu_time"
     return b[key] * TO_NS[b.get("time_unit", "ns")]
 
 
@@ -193,6 +194,13 @@ def cmd_doc(args):
         if ctx.get("load_average"):
             lines.append(f"- load average at the end of the run: {ctx['load_average']} "
                          f"(on {ctx.get('num_cpus', '?')} CPUs)")
+            try:
+                busy = float(ctx["load_average"].split()[0]) > float(ctx.get("num_cpus", 1))
+            except ValueError:
+                busy = False
+            if busy:
+                lines.append("- the machine was busy: CPU-time figures hold, but the wall-clock ones "
+                             "(`BM_Batch10k`, two threads) include waiting for a core")
     else:
         lines.append("- yardstick not available in this run: figures in ns only")
     lines.append("")
