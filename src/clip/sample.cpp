@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "asterune/core/assert.hpp"
 #include "asterune/rig/pose.hpp"
 
 namespace asterune {
@@ -67,7 +68,7 @@ inline Transform sample_channels(const ClipTrack& track, float t, const Transfor
 
 void sample_joints(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, std::uint32_t* hints,
                    std::span<Transform> local, std::span<float> coverage) {
-  const size_t n = std::min({static_cast<size_t>(binding.joint_count()), local.size(), coverage.size()});
+  const size_t n = static_cast<size_t>(binding.joint_count());  // callers checked the span sizes
   const float t = wrap_clip_time(time, clip.duration, wrap);
   const int* track_of = binding.track_of_joint().data();
   const Transform* defaults = binding.defaults().data();
@@ -106,9 +107,13 @@ Transform sample_track(const ClipTrack& track, float t, const Transform& fallbac
   return sample_channels(track, t, fallback, rot, pos);
 }
 
-void sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap,
+bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap,
                  std::span<Transform> local, std::span<float> coverage) {
+  const size_t n = static_cast<size_t>(binding.joint_count());
+  ASTERUNE_EXPECT_OR_RETURN(local.size() == n && coverage.size() == n,
+                            "local and coverage hold binding.joint_count() entries", false);
   sample_joints(clip, binding, time, wrap, nullptr, local, coverage);
+  return true;
 }
 
 ClipCursor make_clip_cursor(const ClipBinding& binding) {
@@ -119,13 +124,15 @@ ClipCursor make_clip_cursor(const ClipBinding& binding) {
 
 bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, ClipCursor& cursor,
                  std::span<Transform> local, std::span<float> coverage) {
-  if (cursor.keys.size() != 2 * static_cast<size_t>(binding.joint_count())) return false;
+  const size_t n = static_cast<size_t>(binding.joint_count());
+  ASTERUNE_EXPECT_OR_RETURN(local.size() == n && coverage.size() == n && cursor.keys.size() == 2 * n,
+                            "local, coverage and the cursor are sized for the binding", false);
   sample_joints(clip, binding, time, wrap, cursor.keys.data(), local, coverage);
   return true;
 }
 
-void sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, Pose& pose) {
-  sample_clip(clip, binding, time, wrap, pose.local_span(), pose.coverage_span());
+bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, Pose& pose) {
+  return sample_clip(clip, binding, time, wrap, pose.local_span(), pose.coverage_span());
 }
 
 }  // namespace asterune

@@ -1,5 +1,6 @@
 #include "asterune/retarget/animation.hpp"
 
+#include "asterune/core/assert.hpp"
 #include "asterune/rig/rig.hpp"
 
 namespace asterune {
@@ -47,17 +48,18 @@ AnimationContext make_animation_context(const AnimationBinding& binding) {
 bool sample_animation(const Clip& clip, const AnimationBinding& binding, const Rig& rig, float time, WrapMode wrap,
                       AnimationContext& context, std::span<Transform> local, std::span<float> coverage) {
   const auto n = static_cast<size_t>(rig.joint_count());
-  if (local.size() != n || coverage.size() != n) return false;
-  if (binding.mode == AnimationMode::kNative) {
-    if (binding.clip_binding.joint_count() != rig.joint_count()) return false;
-    if (!sample_clip(clip, binding.clip_binding, time, wrap, context.cursor, local, coverage))
-      sample_clip(clip, binding.clip_binding, time, wrap, local, coverage);
-    return true;
-  }
+  ASTERUNE_EXPECT_OR_RETURN(local.size() == n && coverage.size() == n, "local and coverage hold rig.joint_count() entries",
+                            false);
+  // The context's playback cursor when it was made for this binding; a context built by hand
+  // without one samples by search (same results).
+  const bool cursor_fits = context.cursor.keys.size() == 2 * static_cast<size_t>(binding.clip_binding.joint_count());
+  const auto sample = [&](std::span<Transform> l, std::span<float> c) {
+    return cursor_fits ? sample_clip(clip, binding.clip_binding, time, wrap, context.cursor, l, c)
+                       : sample_clip(clip, binding.clip_binding, time, wrap, l, c);
+  };
+  if (binding.mode == AnimationMode::kNative) return sample(local, coverage);
   if (!binding.retarget) return false;
-  if (!sample_clip(clip, binding.clip_binding, time, wrap, context.cursor, context.source_local,
-                   context.source_coverage))
-    sample_clip(clip, binding.clip_binding, time, wrap, context.source_local, context.source_coverage);
+  if (!sample(context.source_local, context.source_coverage)) return false;
   return sample_retarget(*binding.retarget, rig, context.source_local, context.source_coverage, context.retarget,
                          local, coverage)
       .ok;

@@ -3,13 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "asterune/math/scalar.hpp"
 #include "asterune/math/transform.hpp"
 
 namespace asterune {
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
-constexpr float kHalfPi = 1.57079633f;
+constexpr float kHalfPi = kPi / 2.0f;
 constexpr float kMaxPitch = 1.5533430f;  // 89 degrees: keeps the yaw of the facing defined
 constexpr float kReachedAngle = 1e-3f;
 
@@ -131,14 +131,6 @@ glm::quat share_turn(const LookAtFrame& f, const glm::vec3& facing, const Desire
 }
 
 }  // namespace
-
-float canonical_angle(float radians) {
-  if (!std::isfinite(radians)) return 0.0f;
-  float a = std::remainder(radians, 2.0f * kPi);  // [-pi, pi]
-  if (a <= -kPi) a += 2.0f * kPi;
-  if (a > kPi) a -= 2.0f * kPi;
-  return a;
-}
 
 LookAtFrame prepare_look_at(const LookAtParams& params) {
   LookAtFrame f;
