@@ -316,12 +316,13 @@ TEST_CASE("empty tracks and missing joints sample the default with coverage 0", 
   CHECK(angle_between(local[1].rotation, about({0, 0, 1}, 90)) < 1e-5f);
   CHECK(local[2].position == glm::vec3(0, 3, 0));
 
-  // Short output spans: only the first joints are written, nothing out of bounds.
+  // Short output spans: refused, nothing written (rule RG4).
   std::vector<Transform> small(2);
   std::vector<float> small_cov(1, 0.5f);
-  sample_clip(clip, b.value(), 0.3f, WrapMode::kLoop, small, small_cov);
-  CHECK(small_cov[0] == 0.0f);
-  CHECK(small[1].position == glm::vec3(0.0f));  // untouched
+  CHECK_FALSE(sample_clip(clip, b.value(), 0.3f, WrapMode::kLoop, small, small_cov));
+  CHECK(small_cov[0] == 0.5f);
+  CHECK(small[0].position == glm::vec3(0.0f));  // untouched
+  CHECK(small[1].position == glm::vec3(0.0f));
 
   // Two tracks naming one source joint are refused.
   clip.tracks.push_back(rotation_track("mid", {0.0f}, {glm::quat(1, 0, 0, 0)}));
