@@ -107,7 +107,7 @@ TEST_CASE("longer chains use FABRIK, CCD on request, one segment aims", "[ik_con
     auto stack = ch.stack({ik_control("Leg", "LeftUpperLeg", "LeftFoot", rounded, target)});
     ch.update(stack);
     CHECK(glm::length(ch.pivot("LeftFoot") - target) < 1e-3f);
-    CHECK(same_bits(ch.pose.local[static_cast<size_t>(joint_index(ch.rig, "LeftFoot"))], Transform::identity()));
+    CHECK(bitwise_equal(ch.pose.local[static_cast<size_t>(joint_index(ch.rig, "LeftFoot"))], Transform::identity()));
     CHECK(stack.report(0).endpoint_snapped);
     CHECK(stack.report(0).changed_joints == 2);
     // A point a visible distance (1% of the shin) from the pivot is a real extra segment.
