@@ -423,6 +423,7 @@ TEST_CASE("a playback cursor gives the same bits as sampling without one, for an
   test::AllocationScope scope;
   for (float t : times) sample_clip(clip, b.value(), t, WrapMode::kLoop, cursor, with, cov_with);
   CHECK(scope.count() == 0);
+}
 
 TEST_CASE("sample_clip given spans of the wrong size writes nothing and returns false (rule RG4)", "[clip][sample]") {
   const Rig rig = make_test_rig();
