@@ -41,7 +41,7 @@ tsan: deps
 bench: deps
 	cmake --preset bench
 	cmake --build --preset bench
-	for b in build/bench/bench/asterune-bench-*; do $$b; done
+	bash scripts/run-bench.sh
 
 clean:
 	rm -rf build

@@ -1,5 +1,6 @@
-// Control-stack benchmarks: the pure look-at solver on a 3-joint chain, and a whole stack
-// (two arms + two legs + look-at) on the built-in R15 rig, per character per frame.
+// Control-stack benchmarks: the pure look-at solver on one joint with limits (BM_LookAt1, a
+// speed goal) and on a 3-joint chain, and a whole stack (four two-bone limbs + look-at) on the
+// built-in R15 rig, per character per frame.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -31,6 +32,38 @@ void BM_LookAt3Joints(benchmark::State& state) {
 }
 BENCHMARK(BM_LookAt3Joints);
 
+// One joint (a neck), limits on (80 degrees yaw, 60 pitch): the target circles in front of the
+// character and swings past the yaw limit for part of the loop, so both branches run.
+// BM_LookAt1 prepares the limits once (prepare_look_at, as a bound control can);
+// BM_LookAt1Params passes LookAtParams and pays the preparation every call.
+template <bool Prepared, bool EyeAtPivot = false>
+void look_at_1(benchmark::State& state) {
+  const std::vector<glm::vec3> pivots{{0, 4.0f, 0}};
+  const std::vector<float> weights{1.0f};
+  std::vector<glm::quat> turns(1);
+  const LookAtParams params;
+  const LookAtFrame frame = prepare_look_at(params);
+  // The eye 0.5 above and 0.3 in front of the pivot (a head on a neck): turning moves the eye,
+  // so a full share is repeated to absorb the parallax. EyeAtPivot removes it.
+  const glm::vec3 eye = EyeAtPivot ? pivots[0] : glm::vec3(0, 4.5f, -0.3f);
+  float a = 0.0f;
+  for (auto _ : state) {
+    a += 0.01f;
+    if (a > 6.2831853f) a -= 6.2831853f;
+    const glm::vec3 target(4.0f * std::sin(a), 4.5f + std::sin(3.0f * a), -4.0f * std::cos(a));
+    const LookAtReport r = Prepared ? solve_look_at(pivots, eye, {0, 0, -1}, target, weights, frame, turns)
+                                    : solve_look_at(pivots, eye, {0, 0, -1}, target, weights, params, turns);
+    benchmark::DoNotOptimize(r);
+    benchmark::DoNotOptimize(turns.data());
+  }
+}
+void BM_LookAt1(benchmark::State& state) { look_at_1<true>(state); }
+void BM_LookAt1Params(benchmark::State& state) { look_at_1<false>(state); }
+void BM_LookAt1EyeAtPivot(benchmark::State& state) { look_at_1<true, true>(state); }
+BENCHMARK(BM_LookAt1);
+BENCHMARK(BM_LookAt1Params);
+BENCHMARK(BM_LookAt1EyeAtPivot);
+
 ControlDesc ik(const char* name, const char* root, const char* end, glm::vec3 offset, glm::vec3 target) {
   ControlDesc d;
   d.name = name;
@@ -50,14 +83,23 @@ struct R15Stack {
   std::vector<Transform> world = std::vector<Transform>(static_cast<size_t>(rig.joint_count()));
   ControlStack stack;
 
+  // The point where joint `child` pivots, in the frame of its parent part: for a limb that
+  // ends at the next joint's pivot this makes an exact two-bone chain.
+  glm::vec3 pivot_in_parent(const char* child) const {
+    return rig.c0()[static_cast<size_t>(rig.find_joint(child).index)].position;
+  }
+
   explicit R15Stack(bool with_ik, bool with_look) {
     std::vector<ControlDesc> controls;
     if (with_ik) {
-      controls.push_back(ik("LeftArm", "LeftUpperArm", "LeftLowerArm", {0, -0.5009f, 0}, {-1.6f, 3.0f, -0.8f}));
-      controls.push_back(ik("RightArm", "RightUpperArm", "RightHand", {0, -0.15f, 0}, {1.5f, 3.2f, -0.9f}));
-      controls.push_back(ik("LeftLeg", "LeftUpperLeg", "LeftFoot", {0, 0.1019f, 0}, {-0.5f, 0.5f, -0.3f}));
-      controls.push_back(ik("RightLeg", "RightUpperLeg", "RightFoot", {0, 0.1019f, 0}, {0.5f, 0.7f, 0.2f}));
+      // Four true two-bone limbs: shoulder + elbow reaching with the wrist pivot, hip + knee
+      // reaching with the ankle pivot.
+      controls.push_back(ik("LeftArm", "LeftUpperArm", "LeftLowerArm", pivot_in_parent("LeftHand"), {-1.6f, 3.0f, -0.8f}));
+      controls.push_back(ik("RightArm", "RightUpperArm", "RightLowerArm", pivot_in_parent("RightHand"), {1.5f, 3.2f, -0.9f}));
+      controls.push_back(ik("LeftLeg", "LeftUpperLeg", "LeftLowerLeg", pivot_in_parent("LeftFoot"), {-0.5f, 0.5f, -0.3f}));
+      controls.push_back(ik("RightLeg", "RightUpperLeg", "RightLowerLeg", pivot_in_parent("RightFoot"), {0.5f, 0.7f, 0.2f}));
       std::get<IkSettings>(controls[3].settings).pole = target_at({0.5f, 1.0f, -3.0f});
+      for (ControlDesc& c : controls) std::get<IkSettings>(c.settings).solver = IkSolver::kTwoBone;  // fails if not 2 segments
     }
     if (with_look) {
       ControlDesc look;

@@ -15,6 +15,7 @@
 #include "asterune/retarget/humanoid.hpp"
 #include "asterune/rig/builtin.hpp"
 #include "asterune/rig/rig.hpp"
+#include "bench_rigs.hpp"
 
 namespace {
 
@@ -30,17 +31,8 @@ struct Fixture {
 
   Fixture() {
     rig = std::move(build_rig(*builtin_rig_desc("r15")).value());
-    auto b = io::load_bvh(std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_49_04_run_leap.bvh");
-    if (!b) {
-      std::fprintf(stderr, "%s\n", b.message().c_str());
-      std::exit(1);
-    }
-    bvh = std::move(b).value();
-    bvh.skeleton.units_to_studs = io::kCmuUnitsToStuds;
-    AutoProfileOptions opt;
-    opt.auto_scale = true;
-    opt.rest_on_ground = true;
-    binding = build_retarget_binding(bvh.skeleton, rig, build_auto_profile(bvh.skeleton, rig, opt).value()).value();
+    bvh = asterune::bench::load_cmu_or_die();
+    binding = build_retarget_binding(bvh.skeleton, rig, asterune::bench::cmu_profile(bvh, rig)).value();
     source_binding = build_clip_binding(bvh.clip, bvh.skeleton).value();
     baked = bake_retarget(bvh.clip, source_binding, binding, rig).value();
     baked_binding = build_clip_binding(baked, rig).value();
@@ -54,8 +46,8 @@ const Fixture& fixture() {
 
 void counters(benchmark::State& state, int joints) {
   state.counters["ns_per_character"] =
-      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  state.counters["ns_per_target_joint"] = benchmark::Counter(static_cast<double>(state.iterations()) * joints,
+      benchmark::Counter(1e-9 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["ns_per_target_joint"] = benchmark::Counter(1e-9 * static_cast<double>(state.iterations()) * joints,
                                                              benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 

@@ -2,8 +2,9 @@
 # Installs the Debian packages asterune-rig needs, if any are missing.
 # As root it runs apt-get; otherwise it prints the exact command and stops.
 set -euo pipefail
+# python3: scripts/bench_report.py (merges benchmark JSON, prints the table, writes docs/benchmarks.md).
 packages=(g++ make cmake libglm-dev catch2 nlohmann-json3-dev libpugixml-dev libcli11-dev
-          libbenchmark-dev libtinygltf-dev libstb-dev clang-14 libclang-rt-14-dev)
+          libbenchmark-dev libtinygltf-dev libstb-dev clang-14 libclang-rt-14-dev python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

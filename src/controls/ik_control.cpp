@@ -1,5 +1,6 @@
 #include "controls/ik_control.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "controls/rig_chain.hpp"
@@ -30,8 +31,21 @@ Result<IkControl> build_ik_control(const Rig& rig, const IkSettings& settings, c
     return make_error(what + ": has neither a position goal nor an orientation goal");
 
   const int n = static_cast<int>(c.joints.size());
-  const glm::vec3 end_pivot = rig.c1()[static_cast<size_t>(c.joints.back())].position;
-  const bool endpoint_is_pivot = glm::length(c.end_offset - end_pivot) <= 1e-6f;
+  // The endpoint counts as the end joint's own pivot when it lies within a length-relative
+  // tolerance of it (kPivotSnapRelative of the chain's last bone, the pivot-to-pivot distance
+  // from the joint before): an offset typed to 4 digits (0.1019 for a pivot at 0.10194) must
+  // not leave a 4e-5-stud extra segment that turns a two-bone limb into FABRIK.
+  const size_t last = static_cast<size_t>(c.joints.back());
+  const glm::vec3 end_pivot = rig.c1()[last].position;
+  float reference = glm::length(end_pivot);
+  if (n > 1) {
+    const size_t before = static_cast<size_t>(c.joints[static_cast<size_t>(n) - 2]);
+    reference = glm::length(rig.c0()[last].position - rig.c1()[before].position);
+  }
+  c.pivot_snap_tolerance = std::max(1e-6f, kPivotSnapRelative * reference);
+  c.endpoint_is_pivot = glm::length(c.end_offset - end_pivot) <= c.pivot_snap_tolerance;
+  if (c.endpoint_is_pivot) c.end_offset = end_pivot;  // reach (and report) with the pivot itself
+  const bool endpoint_is_pivot = c.endpoint_is_pivot;
   c.segments = (endpoint_is_pivot && n > 1) ? n - 1 : n;
   if (c.position_goal && endpoint_is_pivot && n == 1)
     return make_error(what + ": the endpoint is the chain root's own pivot, so no joint can move it");

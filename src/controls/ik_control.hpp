@@ -29,6 +29,10 @@ struct IkControl {
   int segments = 0;           // joints that take part in the positional solve (a prefix of joints)
   BoundIkSolver solver = BoundIkSolver::kAim;
   glm::vec3 end_offset{0.0f}; // in the end part's frame
+  /// True when end_offset was taken as the end joint's own pivot (within pivot_snap_tolerance):
+  /// the last zero-length segment is dropped and the solve reaches with the pivot itself.
+  bool endpoint_is_pivot = false;
+  float pivot_snap_tolerance = 0.0f;  // studs: kPivotSnapRelative * the chain's last bone length
   bool position_goal = true;
   bool has_orientation_goal = false;
   glm::quat orientation_goal{1.0f, 0.0f, 0.0f, 0.0f};
@@ -44,8 +48,9 @@ struct IkControl {
 /// Binds `settings` to `rig` (SPEC IK1, IK2). The chain runs from the joint placing
 /// chain_root to the joint placing end. The positional points are the chain's joint pivots
 /// plus the endpoint (end part placement * end_offset); when end_offset IS the end joint's
-/// own pivot (it equals that joint's C1 position, e.g. an ankle pivot given in the foot's
-/// frame) that zero-length last segment is left out, so the end joint only takes the
+/// own pivot (it equals that joint's C1 position within kPivotSnapRelative of the last bone,
+/// e.g. an ankle pivot given in the foot's frame to 4 digits) that zero-length last segment is
+/// left out (IkControl::endpoint_is_pivot says so), so the end joint only takes the
 /// orientation goal. Solver by segment count: 1 aims, 2 two-bone, more FABRIK; `kCcd` forces
 /// CCD; `kTwoBone` on a chain that is not two segments, or `kFabrik` on one segment, fails.
 /// Also fails on unresolved names, a non-descending end, nonfinite offsets or goals, a

@@ -29,7 +29,7 @@ void candidates_from_turns(const Rig& rig, const Transform& root, std::span<cons
                            std::span<const glm::quat> turns, std::span<Transform> out) {
   if (joints.empty()) return;
   const auto c0 = rig.c0();
-  const auto c1 = rig.c1();
+  const auto c1_inverse = rig.c1_inverse();
   const glm::quat identity(1.0f, 0.0f, 0.0f, 0.0f);
   Transform new_parent = parent_placement(rig, root, world, joints[0]);
   for (size_t k = 0; k < joints.size(); ++k) {
@@ -40,7 +40,7 @@ void candidates_from_turns(const Rig& rig, const Transform& root, std::span<cons
       t.rotation = glm::normalize(glm::conjugate(a) * turns[k] * a * t.rotation);
     }
     out[k] = t;
-    new_parent = new_parent * c0[u] * t * inverse(c1[u]);
+    new_parent = new_parent * c0[u] * t * c1_inverse[u];
   }
 }
 

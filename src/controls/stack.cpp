@@ -113,6 +113,7 @@ bool solve_kind(detail::LookAtControl& c, Slot& s, const FrameInputs& in) {
 // measure_kind: fills the report from the blended pose (`in.world` is current again).
 void measure_kind(const detail::IkControl& c, Slot& s, const FrameInputs& in) {
   ControlReport& rep = s.report;
+  rep.endpoint_snapped = c.endpoint_is_pivot;
   if (c.position_goal) {
     rep.residual = distance_between(detail::ik_endpoint(c, in.world), s.smoothed);
   } else {

@@ -6,28 +6,6 @@
 
 namespace asterune {
 
-Transform compose(const Transform& a, const Transform& b) {
-  Transform out;
-  out.rotation = a.rotation * b.rotation;
-  out.position = a.position + a.rotation * b.position;
-  return out;
-}
-
-Transform inverse(const Transform& t) {
-  Transform out;
-  out.rotation = glm::conjugate(t.rotation);
-  out.position = -(out.rotation * t.position);
-  return out;
-}
-
-glm::vec3 transform_point(const Transform& t, const glm::vec3& p) { return t.rotation * p + t.position; }
-
-glm::vec3 transform_vector(const Transform& t, const glm::vec3& v) { return t.rotation * v; }
-
-glm::vec3 inverse_transform_point(const Transform& t, const glm::vec3& p) {
-  return glm::conjugate(t.rotation) * (p - t.position);
-}
-
 glm::quat slerp_shortest(const glm::quat& a, const glm::quat& b, float alpha) {
   if (alpha == 0.0f) return a;
   if (alpha == 1.0f) return b;
@@ -51,6 +29,16 @@ glm::quat slerp_shortest(const glm::quat& a, const glm::quat& b, float alpha) {
                     wa * a.z + wb * target.z);
   }
   return glm::normalize(out);
+}
+
+glm::quat nlerp_or_slerp(const glm::quat& a, const glm::quat& b, float alpha) {
+  float d = a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z;
+  if (std::fabs(d) < kNlerpMinKeyDot || alpha == 0.0f || alpha == 1.0f) return slerp_shortest(a, b, alpha);
+  const float s = d < 0.0f ? -alpha : alpha;  // shortest arc: blend toward -b
+  const float r = 1.0f - alpha;
+  const glm::quat q(r * a.w + s * b.w, r * a.x + s * b.x, r * a.y + s * b.y, r * a.z + s * b.z);
+  // |q| >= cos(kNlerpMaxKeyAngle / 4) > 0.99 here, so the division is always safe.
+  return q * (1.0f / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z));
 }
 
 Transform interpolate(const Transform& a, const Transform& b, float alpha) {

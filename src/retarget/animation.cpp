@@ -36,6 +36,7 @@ Result<AnimationBinding> build_animation_binding(const Clip& clip, const Rig& ri
 
 AnimationContext make_animation_context(const AnimationBinding& binding) {
   AnimationContext c;
+  c.cursor = make_clip_cursor(binding.clip_binding);
   if (binding.mode == AnimationMode::kRetarget && binding.retarget) {
     c.source_local.assign(static_cast<size_t>(binding.clip_binding.joint_count()), Transform::identity());
     c.source_coverage.assign(c.source_local.size(), 0.0f);
@@ -49,9 +50,16 @@ bool sample_animation(const Clip& clip, const AnimationBinding& binding, const R
   const auto n = static_cast<size_t>(rig.joint_count());
   ASTERUNE_EXPECT_OR_RETURN(local.size() == n && coverage.size() == n, "local and coverage hold rig.joint_count() entries",
                             false);
-  if (binding.mode == AnimationMode::kNative) return sample_clip(clip, binding.clip_binding, time, wrap, local, coverage);
+  // The context's playback cursor when it was made for this binding; a context built by hand
+  // without one samples by search (same results).
+  const bool cursor_fits = context.cursor.keys.size() == 2 * static_cast<size_t>(binding.clip_binding.joint_count());
+  const auto sample = [&](std::span<Transform> l, std::span<float> c) {
+    return cursor_fits ? sample_clip(clip, binding.clip_binding, time, wrap, context.cursor, l, c)
+                       : sample_clip(clip, binding.clip_binding, time, wrap, l, c);
+  };
+  if (binding.mode == AnimationMode::kNative) return sample(local, coverage);
   if (!binding.retarget) return false;
-  if (!sample_clip(clip, binding.clip_binding, time, wrap, context.source_local, context.source_coverage)) return false;
+  if (!sample(context.source_local, context.source_coverage)) return false;
   return sample_retarget(*binding.retarget, rig, context.source_local, context.source_coverage, context.retarget,
                          local, coverage)
       .ok;

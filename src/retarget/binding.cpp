@@ -358,7 +358,7 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
   // Target side, parents first: drive the joint frame, convert through the CURRENT parent.
   const Transform root = Transform::identity();
   const auto c0 = rig.c0();
-  const auto c1 = rig.c1();
+  const auto c1_inverse = rig.c1_inverse();
   for (size_t t = 0; t < nt; ++t) {
     const int ti = static_cast<int>(t);
     const Transform parent = parent_placement(rig, root, ctx.target_world, ti);
@@ -385,10 +385,10 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
       coverage = std::isfinite(coverage) ? std::clamp(coverage, 0.0f, 1.0f) : 0.0f;
       ++report.mapped;
     }
-    ctx.target_world[t] = parent * c0[t] * local * inverse(c1[t]);
+    ctx.target_world[t] = parent * c0[t] * local * c1_inverse[t];
     if (!is_finite(ctx.target_world[t])) {  // finite travel that still overflows the world placement
       local.position = glm::vec3(0.0f);
-      ctx.target_world[t] = parent * c0[t] * local * inverse(c1[t]);
+      ctx.target_world[t] = parent * c0[t] * local * c1_inverse[t];
       ++report.sanitized;
     }
     target_local[t] = local;

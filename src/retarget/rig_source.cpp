@@ -9,7 +9,7 @@ namespace {
 Transform rest_local_of(const Rig& rig, int j) {
   const auto u = static_cast<size_t>(j);
   const int p = rig.parent(j);
-  const Transform base = p >= 0 ? inverse(rig.c1()[static_cast<size_t>(p)]) : rig.anchor()[u];
+  const Transform base = p >= 0 ? rig.c1_inverse()[static_cast<size_t>(p)] : rig.anchor()[u];
   return base * rig.c0()[u];
 }
 

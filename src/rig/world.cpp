@@ -1,28 +1,120 @@
 #include "asterune/rig/world.hpp"
 
+#include <cstdint>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "asterune/core/assert.hpp"
 #include "asterune/rig/rig.hpp"
 
 namespace asterune {
 namespace {
 
-inline Transform place_child(const Transform& parent, const Transform& c0, const Transform& t,
-                             const Transform& c1_inverse) {
-  return parent * c0 * t * c1_inverse;
+// Exactly the identity rotation (as built from a translation-only C0/C1, the common case).
+inline bool is_identity_rotation(const glm::quat& q) {
+  return q.w == 1.0f && q.x == 0.0f && q.y == 0.0f && q.z == 0.0f;
 }
 
+// The joint's own placement relative to its parent part, C0 * T * inverse(C1). It does not
+// depend on the parent, so the walk computes it off the parent-to-child dependency chain and
+// the only compose that waits for the parent is the final one. A translation-only C0 or C1
+// skips its quaternion product (multiplying by an exact identity changes no bit of it).
+inline Transform joint_local(const Transform& c0, const Transform& t, const Transform& c1_inverse) {
+  Transform tc;
+  if (is_identity_rotation(c1_inverse.rotation)) {
+    tc.rotation = t.rotation;
+    tc.position = t.position + t.rotation * c1_inverse.position;
+  } else {
+    tc = t * c1_inverse;
+  }
+  if (is_identity_rotation(c0.rotation)) {
+    tc.position += c0.position;
+    return tc;
+  }
+  return c0 * tc;
+}
+
+#if defined(__SSE2__)
+// SSE2 form of the final compose w = P * l, the only step on the parent-to-child dependency
+// chain: a quaternion product and a vector rotation, four lanes at a time. glm's quaternion
+// stores x, y, z, w in memory (no GLM_FORCE_QUAT_DATA_WXYZ), so a quaternion loads as one
+// register. Positions are 12 bytes and are moved as scalars (a 16-byte access would touch the
+// next placement).
+static_assert(sizeof(glm::quat) == 16, "world walk expects a packed glm quaternion");
+#if defined(GLM_FORCE_QUAT_DATA_WXYZ)
+#error "the SSE2 world walk expects glm quaternions stored as x, y, z, w"
+#endif
+
+#define ASTERUNE_SHUF(v, a, b, c, d) _mm_shuffle_ps((v), (v), _MM_SHUFFLE((d), (c), (b), (a)))
+
+inline __m128 quat_mul(__m128 a, __m128 b) {
+  // r = aw*b + ax*(bw,-bz,by,-bx) + ay*(bz,bw,-bx,-by) + az*(-by,bx,bw,-bz)   (x, y, z, w lanes)
+  const __m128 sx = _mm_castsi128_ps(_mm_set_epi32(INT32_MIN, 0, INT32_MIN, 0));          // +,-,+,-
+  const __m128 sy = _mm_castsi128_ps(_mm_set_epi32(INT32_MIN, INT32_MIN, 0, 0));          // +,+,-,-
+  const __m128 sz = _mm_castsi128_ps(_mm_set_epi32(INT32_MIN, 0, 0, INT32_MIN));          // -,+,+,-
+  __m128 r = _mm_mul_ps(ASTERUNE_SHUF(a, 3, 3, 3, 3), b);
+  r = _mm_add_ps(r, _mm_mul_ps(ASTERUNE_SHUF(a, 0, 0, 0, 0), _mm_xor_ps(ASTERUNE_SHUF(b, 3, 2, 1, 0), sx)));
+  r = _mm_add_ps(r, _mm_mul_ps(ASTERUNE_SHUF(a, 1, 1, 1, 1), _mm_xor_ps(ASTERUNE_SHUF(b, 2, 3, 0, 1), sy)));
+  r = _mm_add_ps(r, _mm_mul_ps(ASTERUNE_SHUF(a, 2, 2, 2, 2), _mm_xor_ps(ASTERUNE_SHUF(b, 1, 0, 3, 2), sz)));
+  return r;
+}
+
+inline __m128 cross3(__m128 a, __m128 b) {
+  // a.yzx * b.zxy - a.zxy * b.yzx (lane 3 ends up 0 for inputs with lane 3 = 0)
+  return _mm_sub_ps(_mm_mul_ps(ASTERUNE_SHUF(a, 1, 2, 0, 3), ASTERUNE_SHUF(b, 2, 0, 1, 3)),
+                    _mm_mul_ps(ASTERUNE_SHUF(a, 2, 0, 1, 3), ASTERUNE_SHUF(b, 1, 2, 0, 3)));
+}
+
+// q * v for unit q: v + 2 w (u x v) + 2 u x (u x v), u = q.xyz.
+inline __m128 rotate(__m128 q, __m128 v) {
+  const __m128 u = _mm_and_ps(q, _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1)));
+  const __m128 uv = cross3(u, v);
+  const __m128 uuv = cross3(u, uv);
+  const __m128 two = _mm_set1_ps(2.0f);
+  return _mm_add_ps(v, _mm_mul_ps(two, _mm_add_ps(_mm_mul_ps(ASTERUNE_SHUF(q, 3, 3, 3, 3), uv), uuv)));
+}
+
+inline __m128 load_position(const glm::vec3& p) { return _mm_set_ps(0.0f, p.z, p.y, p.x); }
+
+inline void store(__m128 q, __m128 p, Transform& out) {
+  _mm_storeu_ps(&out.rotation.x, q);
+  alignas(16) float v[4];
+  _mm_store_ps(v, p);
+  out.position = glm::vec3(v[0], v[1], v[2]);
+}
+
+inline void place(const Transform& parent, const Transform& l, Transform& out) {
+  const __m128 pq = _mm_loadu_ps(&parent.rotation.x);
+  const __m128 q = quat_mul(pq, _mm_loadu_ps(&l.rotation.x));
+  const __m128 p = _mm_add_ps(load_position(parent.position), rotate(pq, load_position(l.position)));
+  store(q, p, out);
+}
+#undef ASTERUNE_SHUF
+#else
+inline void place(const Transform& parent, const Transform& l, Transform& out) { out = parent * l; }
+#endif
+
 // One forward walk over the layout range [begin, end); parents come before children.
+// world = P * (C0 * T * inverse(C1)): the same placement as ((P * C0) * T) * inverse(C1) up to
+// float rounding of the regrouping.
 void evaluate_range(const Rig& rig, const Transform& root, std::span<const Transform> local,
                     std::span<Transform> world, int begin, int end) {
-  const auto parents = rig.parents();
-  const auto c0 = rig.c0();
-  const auto c1_inverse = rig.c1_inverse();
-  const auto anchor = rig.anchor();
+  const int* parents = rig.parents().data();
+  const Transform* c0 = rig.c0().data();
+  const Transform* c1_inverse = rig.c1_inverse().data();
+  const Transform* anchor = rig.anchor().data();
+  const Transform* t = local.data();
+  Transform* w = world.data();
   for (int i = begin; i < end; ++i) {
-    const size_t u = static_cast<size_t>(i);
-    const int p = parents[u];
-    const Transform parent = p >= 0 ? world[static_cast<size_t>(p)] : root * anchor[u];
-    world[u] = place_child(parent, c0[u], local[u], c1_inverse[u]);
+    const Transform l = joint_local(c0[i], t[i], c1_inverse[i]);
+    const int p = parents[i];
+    if (p >= 0) {
+      place(w[p], l, w[i]);
+    } else {
+      place(root * anchor[i], l, w[i]);
+    }
   }
 }
 

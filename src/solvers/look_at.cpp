@@ -9,129 +9,184 @@
 namespace asterune {
 namespace {
 
+constexpr float kHalfPi = kPi / 2.0f;
 constexpr float kMaxPitch = 1.5533430f;  // 89 degrees: keeps the yaw of the facing defined
 constexpr float kReachedAngle = 1e-3f;
 
-// Orthonormal reference basis: up, horizontal rest facing, side = up x forward.
-struct Basis {
-  glm::vec3 up;
-  glm::vec3 forward;
-  glm::vec3 side;
-};
-
-Basis make_basis(const LookAtParams& params) {
-  Basis b;
-  const float up_len = glm::length(params.up);
-  b.up = (std::isfinite(up_len) && up_len > 1e-6f) ? params.up / up_len : glm::vec3(0.0f, 1.0f, 0.0f);
-  glm::vec3 f = params.rest_facing - b.up * glm::dot(params.rest_facing, b.up);
-  const float f_len = glm::length(f);
-  b.forward = (std::isfinite(f_len) && f_len > 1e-6f) ? f / f_len : any_orthogonal(b.up);
-  b.side = glm::cross(b.up, b.forward);
-  return b;
-}
-
-glm::vec2 angles_in(const Basis& b, const glm::vec3& dir) {
-  const float u = glm::dot(dir, b.up);
-  const float x = glm::dot(dir, b.side);
-  const float z = glm::dot(dir, b.forward);
+// Yaw (about up, from forward toward side) and absolute pitch of a unit direction.
+glm::vec2 angles_in(const LookAtFrame& f, const glm::vec3& dir) {
+  const float u = glm::dot(dir, f.up);
+  const float x = glm::dot(dir, f.side);
+  const float z = glm::dot(dir, f.forward);
   const float yaw = canonical_angle(std::atan2(x, z));
   const float pitch = std::atan2(u, std::sqrt(x * x + z * z));
   return {yaw, pitch};
 }
 
-glm::vec3 direction_from(const Basis& b, float yaw, float pitch) {
-  const float c = std::cos(pitch);
-  return c * (std::cos(yaw) * b.forward + std::sin(yaw) * b.side) + std::sin(pitch) * b.up;
-}
-
+// Angle between two unit vectors. Below 1e-3 rad the sine is the angle to 2e-10, so the
+// small residuals of a converged solve need no atan2.
 float angle_between(const glm::vec3& a, const glm::vec3& b) {
-  return std::atan2(glm::length(glm::cross(a, b)), glm::dot(a, b));
+  const float s = glm::length(glm::cross(a, b));
+  const float c = glm::dot(a, b);
+  if (s < 1e-3f && c > 0.0f) return s;
+  return std::atan2(s, c);
 }
 
-// Desired (clamped) yaw and pitch for looking from `eye` at `target`. False when the target
-// sits on the eye. Pitch is absolute; yaw relative to the rest facing.
-struct Desired {
-  float yaw;
-  float pitch;
+// The clamped direction to look along from `eye` at `target`, without trigonometry: yaw is
+// compared through the heading's cosine, pitch through its sine (monotonic on [-90, 90] deg).
+struct Want {
+  glm::vec3 dir;      // unit, after the limits
+  float heading_x;    // unit heading of dir in (side, forward) coordinates
+  float heading_z;
+  float sin_pitch;    // of dir
+  float x, z, u;      // the unclamped direction in (side, forward, up), for the report angles
+  bool yaw_clamped;
   bool clamped;
 };
 
-bool desired_angles(const Basis& b, float rest_pitch, float yaw_limit, float pitch_limit, const glm::vec3& eye,
-                    const glm::vec3& target, Desired& out) {
+bool want_direction(const LookAtFrame& f, const glm::vec3& eye, const glm::vec3& target, Want& w) {
   const glm::vec3 d = target - eye;
   const float len = glm::length(d);
   if (!(len > 1e-6f) || !std::isfinite(len)) return false;
-  const glm::vec2 a = angles_in(b, d / len);
-  const float yaw = std::clamp(a.x, -yaw_limit, yaw_limit);
-  const float rel = std::clamp(a.y - rest_pitch, -pitch_limit, pitch_limit);
-  const float pitch = std::clamp(rest_pitch + rel, -kMaxPitch, kMaxPitch);
-  out.yaw = yaw;
-  out.pitch = pitch;
-  out.clamped = yaw != a.x || pitch != a.y;
+  const glm::vec3 n = d / len;
+  w.u = glm::dot(n, f.up);
+  w.x = glm::dot(n, f.side);
+  w.z = glm::dot(n, f.forward);
+  const float hl = std::sqrt(w.x * w.x + w.z * w.z);
+  float hx = 0.0f, hz = 1.0f;  // straight up or down: yaw 0, as atan2(0, 0)
+  if (hl > 0.0f) {
+    hx = w.x / hl;
+    hz = w.z / hl;
+  }
+  w.yaw_clamped = hz < f.cos_yaw_limit;
+  if (w.yaw_clamped) {
+    // atan2 gives +pi straight behind (x == 0), which clamps to +limit.
+    hx = std::signbit(hx) && !(hx == 0.0f && hz < 0.0f) ? -f.sin_yaw_limit : f.sin_yaw_limit;
+    hz = f.cos_yaw_limit;
+  }
+  const float s = std::clamp(std::clamp(w.u, f.sin_pitch_low, f.sin_pitch_high), -f.sin_pitch_max, f.sin_pitch_max);
+  w.heading_x = hx;
+  w.heading_z = hz;
+  w.sin_pitch = s;
+  w.clamped = w.yaw_clamped || s != w.u;
+  if (!w.clamped) {
+    w.dir = n;
+  } else {
+    const float c = std::sqrt(std::max(0.0f, 1.0f - s * s));
+    w.dir = c * (hx * f.side + hz * f.forward) + s * f.up;
+  }
   return true;
 }
 
+// The whole no-roll turn taking unit `facing` onto unit `dir`: yaw about up between their
+// headings, then pitch in the vertical plane, both as shortest-arc (half-vector) quaternions.
+// False when the facing has no heading (along up): the caller uses the angle form.
+bool full_turn(const LookAtFrame& f, const glm::vec3& facing, const Want& w, glm::quat& out) {
+  const float fx = glm::dot(facing, f.side);
+  const float fz = glm::dot(facing, f.forward);
+  const float fl = std::sqrt(fx * fx + fz * fz);
+  if (!(fl > 1e-6f)) return false;
+  const float cos_d = (fz * w.heading_z + fx * w.heading_x) / fl;
+  const float sin_d = (fz * w.heading_x - fx * w.heading_z) / fl;
+  glm::quat yaw;
+  if (1.0f + cos_d > 1e-7f) {
+    yaw = glm::normalize(glm::quat(1.0f + cos_d, sin_d * f.up.x, sin_d * f.up.y, sin_d * f.up.z));
+  } else {
+    yaw = glm::quat(0.0f, f.up.x, f.up.y, f.up.z);  // half a turn (canonical +pi)
+  }
+  const glm::vec3 e1 = yaw * facing;
+  const glm::vec3 c = glm::cross(e1, w.dir);
+  const float d = glm::dot(e1, w.dir);
+  const glm::quat pitch = glm::normalize(glm::quat(1.0f + d, c.x, c.y, c.z));  // d > -1: same heading
+  out = pitch * yaw;  // unit to rounding; the caller renormalizes once per joint
+  return true;
+}
+
+// The angle form: yaw and pitch of `now` (clamped), for a partial share of the turn.
+struct Desired {
+  float yaw;
+  float pitch;
+};
+
+Desired desired_angles(const LookAtFrame& f, const Want& w) {
+  Desired d;
+  d.yaw = w.yaw_clamped ? (w.heading_x < 0.0f ? -f.yaw_limit : f.yaw_limit)
+                        : canonical_angle(std::atan2(w.x, w.z));
+  d.pitch = std::asin(std::clamp(w.sin_pitch, -1.0f, 1.0f));
+  return d;
+}
+
 // The no-roll turn that moves `facing` by `share` of the way (in yaw and pitch) to `want`.
-glm::quat share_turn(const Basis& b, const glm::vec3& facing, const Desired& want, float share) {
-  const glm::vec2 cur = angles_in(b, facing);
+glm::quat share_turn(const LookAtFrame& f, const glm::vec3& facing, const Desired& want, float share) {
+  const glm::vec2 cur = angles_in(f, facing);
   const float d_yaw = canonical_angle(want.yaw - cur.x);
   const float d_pitch = want.pitch - cur.y;
-  const glm::quat q_yaw = glm::angleAxis(share * d_yaw, b.up);
+  const glm::quat q_yaw = glm::angleAxis(share * d_yaw, f.up);
   const glm::vec3 e1 = q_yaw * facing;
-  const glm::vec3 n = glm::cross(e1, b.up);
+  const glm::vec3 n = glm::cross(e1, f.up);
   const float n_len = glm::length(n);
   if (!(n_len > 1e-6f)) return q_yaw;  // facing along up: pitch axis undefined
   const glm::quat q_pitch = glm::angleAxis(share * d_pitch, n / n_len);
   return glm::normalize(q_pitch * q_yaw);
 }
 
-// The root-space frame, rest pitch and sanitized limits shared by solving and measuring.
-struct LimitFrame {
-  Basis basis;
-  float rest_pitch;
-  float yaw_limit;
-  float pitch_limit;
-};
-
-LimitFrame make_limit_frame(const LookAtParams& params) {
-  LimitFrame lf{make_basis(params), 0.0f, 0.0f, 0.0f};
-  const float rest_len = glm::length(params.rest_facing);
-  const glm::vec3 rest = rest_len > 1e-6f ? params.rest_facing / rest_len : lf.basis.forward;
-  lf.rest_pitch = angles_in(lf.basis, rest).y;
-  lf.yaw_limit = std::isfinite(params.yaw_limit) ? std::clamp(params.yaw_limit, 0.0f, kPi) : 0.0f;
-  lf.pitch_limit = std::isfinite(params.pitch_limit) ? std::clamp(params.pitch_limit, 0.0f, kPi) : 0.0f;
-  return lf;
-}
-
 }  // namespace
 
-glm::vec2 look_angles(const LookAtParams& params, const glm::vec3& dir) { return angles_in(make_basis(params), dir); }
+LookAtFrame prepare_look_at(const LookAtParams& params) {
+  LookAtFrame f;
+  const glm::vec3 up_in = is_finite(params.up) ? params.up : glm::vec3(0.0f, 1.0f, 0.0f);
+  const glm::vec3 rest_in = is_finite(params.rest_facing) ? params.rest_facing : glm::vec3(0.0f, 0.0f, -1.0f);
+  const float up_len = glm::length(up_in);
+  f.up = (std::isfinite(up_len) && up_len > 1e-6f) ? up_in / up_len : glm::vec3(0.0f, 1.0f, 0.0f);
+  const glm::vec3 fw = rest_in - f.up * glm::dot(rest_in, f.up);
+  const float fw_len = glm::length(fw);
+  f.forward = (std::isfinite(fw_len) && fw_len > 1e-6f) ? fw / fw_len : any_orthogonal(f.up);
+  f.side = glm::cross(f.up, f.forward);
+  const float rest_len = glm::length(rest_in);
+  const glm::vec3 rest = rest_len > 1e-6f ? rest_in / rest_len : f.forward;
+  f.rest_pitch = angles_in(f, rest).y;
+  f.yaw_limit = std::isfinite(params.yaw_limit) ? std::clamp(params.yaw_limit, 0.0f, kPi) : 0.0f;
+  f.pitch_limit = std::isfinite(params.pitch_limit) ? std::clamp(params.pitch_limit, 0.0f, kPi) : 0.0f;
+  f.cos_yaw_limit = f.yaw_limit >= kPi ? -2.0f : std::cos(f.yaw_limit);  // -2: never clamps
+  f.sin_yaw_limit = std::sin(f.yaw_limit);
+  f.sin_pitch_low = std::sin(std::clamp(f.rest_pitch - f.pitch_limit, -kHalfPi, kHalfPi));
+  f.sin_pitch_high = std::sin(std::clamp(f.rest_pitch + f.pitch_limit, -kHalfPi, kHalfPi));
+  f.sin_pitch_max = std::sin(kMaxPitch);
+  return f;
+}
+
+glm::vec2 look_angles(const LookAtParams& params, const glm::vec3& dir) {
+  return angles_in(prepare_look_at(params), dir);
+}
 
 LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& eye, const glm::vec3& facing,
                            const glm::vec3& target, std::span<const float> weights, const LookAtParams& params,
                            std::span<glm::quat> turns) {
+  for (glm::quat& t : turns) t = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+  if (!is_finite(params.rest_facing) || !is_finite(params.up)) return LookAtReport{};
+  return solve_look_at(pivots, eye, facing, target, weights, prepare_look_at(params), turns);
+}
+
+LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& eye, const glm::vec3& facing,
+                           const glm::vec3& target, std::span<const float> weights, const LookAtFrame& frame,
+                           std::span<glm::quat> turns) {
   LookAtReport report;
   for (glm::quat& t : turns) t = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
   if (pivots.empty() || weights.size() != pivots.size() || turns.size() != pivots.size()) return report;
-  if (!is_finite(eye) || !is_finite(facing) || !is_finite(target) || !is_finite(params.rest_facing) ||
-      !is_finite(params.up))
-    return report;
+  if (!is_finite(eye) || !is_finite(facing) || !is_finite(target)) return report;
   for (const glm::vec3& p : pivots)
     if (!is_finite(p)) return report;
   const float facing_len = glm::length(facing);
   if (!(facing_len > 1e-6f)) return report;
 
-  const LimitFrame lf = make_limit_frame(params);
-  const Basis& basis = lf.basis;
-  const float rest_pitch = lf.rest_pitch, yaw_limit = lf.yaw_limit, pitch_limit = lf.pitch_limit;
-
-  Desired want{};
-  if (!desired_angles(basis, rest_pitch, yaw_limit, pitch_limit, eye, target, want)) return report;
+  Want want{};
+  if (!want_direction(frame, eye, target, want)) return report;
 
   // Rigid motion accumulated so far (applied to the original points): x -> acc(x).
   Transform acc;
   glm::vec3 cur_eye = eye;
   glm::vec3 cur_facing = facing / facing_len;
+  bool fresh = true;  // `want` was measured from cur_eye
   for (size_t k = 0; k < pivots.size(); ++k) {
     const float w = std::isfinite(weights[k]) ? std::clamp(weights[k], 0.0f, 1.0f) : 0.0f;
     if (w <= 0.0f) continue;
@@ -141,37 +196,48 @@ LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& e
     // changes the direction to the target a little (parallax).
     const int repeats = w >= 1.0f ? 4 : 1;
     for (int r = 0; r < repeats; ++r) {
-      Desired now{};
-      if (!desired_angles(basis, rest_pitch, yaw_limit, pitch_limit, cur_eye, target, now)) break;
-      if (r > 0 && angle_between(cur_facing, direction_from(basis, now.yaw, now.pitch)) < 1e-6f) break;
-      const glm::quat q = share_turn(basis, cur_facing, now, w);
+      if (!fresh && !want_direction(frame, cur_eye, target, want)) break;
+      fresh = false;
+      if (r > 0) {
+        const float s = glm::length(glm::cross(cur_facing, want.dir));
+        if (s < 1e-6f && glm::dot(cur_facing, want.dir) > 0.0f) break;  // within 1e-6 rad
+      }
+      glm::quat q;
+      if (w < 1.0f || !full_turn(frame, cur_facing, want, q)) q = share_turn(frame, cur_facing, desired_angles(frame, want), w);
+      // q is unit to rounding: renormalize once per joint, not per repeat.
       cur_eye = pivot + q * (cur_eye - pivot);
-      cur_facing = glm::normalize(q * cur_facing);
-      total = glm::normalize(q * total);
+      cur_facing = q * cur_facing;
+      total = q * total;
     }
+    cur_facing = glm::normalize(cur_facing);
+    total = glm::normalize(total);
     turns[k] = total;
     acc.position = pivot + total * (acc.position - pivot);
     acc.rotation = glm::normalize(total * acc.rotation);
   }
 
-  return measure_look_at(cur_eye, cur_facing, target, params);
+  return measure_look_at(cur_eye, cur_facing, target, frame);
 }
 
 LookAtReport measure_look_at(const glm::vec3& eye, const glm::vec3& facing, const glm::vec3& target,
                              const LookAtParams& params) {
+  if (!is_finite(params.rest_facing) || !is_finite(params.up)) return LookAtReport{};
+  return measure_look_at(eye, facing, target, prepare_look_at(params));
+}
+
+LookAtReport measure_look_at(const glm::vec3& eye, const glm::vec3& facing, const glm::vec3& target,
+                             const LookAtFrame& frame) {
   LookAtReport report;
   const float facing_len = glm::length(facing);
   if (!is_finite(eye) || !is_finite(target) || !(facing_len > 1e-6f) || !std::isfinite(facing_len)) return report;
-  const LimitFrame lf = make_limit_frame(params);
-  const Basis& basis = lf.basis;
-  const float rest_pitch = lf.rest_pitch, yaw_limit = lf.yaw_limit, pitch_limit = lf.pitch_limit;
-  Desired want{};
-  if (!desired_angles(basis, rest_pitch, yaw_limit, pitch_limit, eye, target, want)) return report;
+  Want want{};
+  if (!want_direction(frame, eye, target, want)) return report;
+  const Desired d = desired_angles(frame, want);
   report.valid = true;
   report.clamped = want.clamped;
-  report.yaw = want.yaw;
-  report.pitch = want.pitch - rest_pitch;
-  report.residual = angle_between(facing / facing_len, direction_from(basis, want.yaw, want.pitch));
+  report.yaw = d.yaw;
+  report.pitch = d.pitch - frame.rest_pitch;
+  report.residual = angle_between(facing / facing_len, want.dir);
   report.reached = !report.clamped && report.residual <= kReachedAngle;
   return report;
 }

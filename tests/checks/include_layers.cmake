@@ -14,8 +14,11 @@ set(allowed_clip     core math rig clip)
 set(allowed_retarget core math rig clip retarget)
 set(allowed_solvers  core math solvers)
 set(allowed_controls core math rig solvers controls)
+set(allowed_runtime  core math rig clip retarget solvers controls runtime)
 set(allowed_io       core math rig clip retarget solvers controls io)
-set(modules core math rig clip retarget solvers controls io)
+set(modules core math rig clip retarget solvers controls runtime io)
+# The compiler's own SIMD intrinsics headers are no dependency (the world walk's SSE2 path).
+set(compiler_intrinsics "emmintrin.h" "xmmintrin.h" "immintrin.h" "arm_neon.h")
 # Third-party headers io may use; the core library (every module but io) uses std + glm only.
 set(io_third_party "nlohmann/" "pugixml.hpp" "tiny_gltf.h")
 
@@ -57,6 +60,9 @@ foreach(module IN LISTS modules)
           # standard library or glm
         else()
           set(ok FALSE)
+          if(target IN_LIST compiler_intrinsics)
+            set(ok TRUE)
+          endif()
           if(module STREQUAL "io")
             foreach(prefix IN LISTS io_third_party)
               string(FIND "${target}" "${prefix}" at)

@@ -2,6 +2,7 @@
 // (angle-axis about a coordinate axis) and hand-chosen keys, never sampler output.
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -372,6 +373,56 @@ TEST_CASE("sample_clip allocates nothing and never produces nonfinite output", "
     REQUIRE(scope.count() == 0);
   }
   CHECK(finite);
+}
+
+TEST_CASE("a playback cursor gives the same bits as sampling without one, for any time sequence",
+          "[clip][sample][cursor]") {
+  // The cursor only remembers where each channel's segment was; it must never change a result.
+  const Rig rig = make_test_rig();
+  Clip clip;
+  clip.name = "cursor";
+  clip.duration = 2.0f;
+  // Uneven key times with a repeated time (a step in the curve) and different channel timings.
+  ClipTrack arm = rotation_track("LeftArm", {0.0f, 0.1f, 0.1f, 0.35f, 0.9f, 1.0f, 1.6f, 2.0f},
+                                 {about({0, 1, 0}, 0), about({0, 1, 0}, 5), about({1, 0, 0}, 30), about({1, 0, 0}, 38),
+                                  about({0, 0, 1}, 120), about({0, 0, 1}, 125), about({0, 1, 0}, 10), about({0, 1, 0}, 0)});
+  arm.translation_times = {0.5f, 1.5f};
+  arm.translations = {glm::vec3(0, 0, 0), glm::vec3(1, 2, 3)};
+  clip.tracks.push_back(arm);
+  ClipTrack torso = rotation_track("Torso", {0.0f, 1.0f, 2.0f}, {about({0, 1, 0}, 0), about({0, 1, 0}, 15), about({0, 1, 0}, 0)});
+  torso.rotation_interpolation = Interpolation::kStep;
+  clip.tracks.push_back(torso);
+  Result<ClipBinding> b = build_clip_binding(clip, rig);
+  REQUIRE(b.ok());
+  const size_t n = static_cast<size_t>(rig.joint_count());
+  ClipCursor cursor = make_clip_cursor(b.value());
+  std::vector<Transform> with(n), without(n);
+  std::vector<float> cov_with(n), cov_without(n);
+  // Forward at 60 fps over several loops, then jumps, reversals, exact key times, NaN.
+  std::vector<float> times;
+  for (int f = 0; f < 300; ++f) times.push_back(static_cast<float>(f) / 60.0f);
+  for (float t : {1.7f, 0.2f, 0.1f, 0.1f, 1.0f, 0.0f, -0.3f, 5.55f, 0.35f, 0.34f, 2.0f,
+                  std::numeric_limits<float>::quiet_NaN(), 0.95f})
+    times.push_back(t);
+  for (int f = 0; f < 120; ++f) times.push_back(2.0f - static_cast<float>(f) / 60.0f);  // backwards
+  for (WrapMode wrap : {WrapMode::kLoop, WrapMode::kClamp}) {
+    for (float t : times) {
+      REQUIRE(sample_clip(clip, b.value(), t, wrap, cursor, with, cov_with));
+      sample_clip(clip, b.value(), t, wrap, without, cov_without);
+      INFO("time " << t);
+      CHECK(std::memcmp(with.data(), without.data(), n * sizeof(Transform)) == 0);
+      CHECK(cov_with == cov_without);
+    }
+  }
+  // A cursor made for another binding is refused and nothing is written.
+  ClipCursor wrong;
+  std::vector<Transform> untouched(n, Transform::from_position({7, 7, 7}));
+  CHECK_FALSE(sample_clip(clip, b.value(), 0.5f, WrapMode::kLoop, wrong, untouched, cov_with));
+  CHECK(untouched[0].position == glm::vec3(7, 7, 7));
+  // Sampling with a cursor allocates nothing.
+  test::AllocationScope scope;
+  for (float t : times) sample_clip(clip, b.value(), t, WrapMode::kLoop, cursor, with, cov_with);
+  CHECK(scope.count() == 0);
 }
 
 TEST_CASE("sample_clip given spans of the wrong size writes nothing and returns false (rule RG4)", "[clip][sample]") {

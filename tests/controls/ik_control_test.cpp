@@ -99,6 +99,24 @@ TEST_CASE("longer chains use FABRIK, CCD on request, one segment aims", "[ik_con
     CHECK(glm::length(ch.pivot("LeftFoot") - target) < 1e-3f);
     CHECK(bitwise_equal(ch.pose.local[static_cast<size_t>(joint_index(ch.rig, "LeftFoot"))], Transform::identity()));
   }
+  SECTION("an ankle pivot typed to 4 digits snaps to the pivot (length-relative tolerance)") {
+    // 4e-5 studs off the pivot is 4e-5 of a ~0.9-stud shin: well inside kPivotSnapRelative.
+    const glm::vec3 rounded = kAnkleInFoot + glm::vec3(0.0f, -4e-5f, 0.0f);
+    Character ch;
+    const glm::vec3 target(-0.5f, 0.6f, -0.4f);
+    auto stack = ch.stack({ik_control("Leg", "LeftUpperLeg", "LeftFoot", rounded, target)});
+    ch.update(stack);
+    CHECK(glm::length(ch.pivot("LeftFoot") - target) < 1e-3f);
+    CHECK(bitwise_equal(ch.pose.local[static_cast<size_t>(joint_index(ch.rig, "LeftFoot"))], Transform::identity()));
+    CHECK(stack.report(0).endpoint_snapped);
+    CHECK(stack.report(0).changed_joints == 2);
+    // A point a visible distance (1% of the shin) from the pivot is a real extra segment.
+    Character off;
+    auto off_stack = off.stack({ik_control("Leg", "LeftUpperLeg", "LeftFoot", kAnkleInFoot + glm::vec3(0.0f, -0.01f, 0.0f), target)});
+    off.update(off_stack);
+    CHECK_FALSE(off_stack.report(0).endpoint_snapped);
+    CHECK(off_stack.report(0).changed_joints == 3);
+  }
 }
 
 TEST_CASE("orientation goal turns the end part after the positional solve", "[ik_control]") {

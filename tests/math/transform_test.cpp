@@ -113,3 +113,59 @@ TEST_CASE("distance_between stays finite where glm::length overflows") {
   CHECK(distance_between({big, big, big}, {-big, -big, -big}) == big);  // past float range: FLT_MAX
   CHECK(std::isnan(distance_between({std::nanf(""), 0, 0}, {0, 0, 0})));
 }
+
+namespace {
+
+// Reference slerp in double precision from the axis-angle form: the rotation from a to b has
+// angle theta about an axis; at alpha the result is a followed by alpha * theta about that axis
+// (short arc). A second formulation, independent of slerp_shortest's sin-ratio weights.
+glm::dquat reference_slerp(const glm::quat& a_f, const glm::quat& b_f, double alpha) {
+  const glm::dquat a(a_f.w, a_f.x, a_f.y, a_f.z);
+  glm::dquat b(b_f.w, b_f.x, b_f.y, b_f.z);
+  if (glm::dot(a, b) < 0.0) b = -b;
+  const glm::dquat rel = glm::conjugate(a) * b;  // a * rel = b
+  const double s = std::sqrt(rel.x * rel.x + rel.y * rel.y + rel.z * rel.z);
+  if (s < 1e-15) return a;
+  const double half = std::atan2(s, rel.w) * alpha;
+  const glm::dquat step(std::cos(half), rel.x / s * std::sin(half), rel.y / s * std::sin(half), rel.z / s * std::sin(half));
+  return a * step;
+}
+
+// Angle (radians) of the rotation taking q to r (atan2 form: accurate for tiny angles).
+double rotation_error(const glm::quat& q, const glm::dquat& r) {
+  const glm::dquat e = glm::conjugate(glm::dquat(q.w, q.x, q.y, q.z)) * r;
+  return 2.0 * std::atan2(std::sqrt(e.x * e.x + e.y * e.y + e.z * e.z), std::fabs(e.w));
+}
+
+}  // namespace
+
+TEST_CASE("nlerp_or_slerp stays within kNlerpMaxError of slerp; exact at the ends", "[math][nlerp]") {
+  // Key-sampling interpolation (clips.md): nlerp for keys up to 20 degrees apart, slerp beyond.
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  double worst_narrow = 0.0, worst_8deg = 0.0, worst_wide = 0.0;
+  for (int pair = 0; pair < 400; ++pair) {
+    const glm::quat a = glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng)));
+    const glm::vec3 axis = glm::normalize(glm::vec3(u(rng), u(rng), u(rng)) + glm::vec3(0.0f, 0.0f, 1e-3f));
+    // Key gaps: 8 degrees, anywhere up to the nlerp limit, and wide ones that must slerp.
+    const float gap_deg = pair % 4 == 0 ? 8.0f : pair % 4 == 1 ? 20.0f * (0.5f + 0.5f * u(rng)) : 20.0f + 79.0f * (1.0f + u(rng));
+    glm::quat b = glm::normalize(a * glm::angleAxis(glm::radians(gap_deg), axis));
+    if (pair % 3 == 0) b = -b;  // the same rotation stored with the other sign: short arc anyway
+    for (int k = 0; k <= 64; ++k) {
+      const float alpha = static_cast<float>(k) / 64.0f;
+      const glm::quat got = nlerp_or_slerp(a, b, alpha);
+      REQUIRE(is_finite(got));
+      CHECK(std::fabs(glm::length(got) - 1.0f) < 1e-5f);
+      const double err = rotation_error(got, reference_slerp(a, b, alpha));
+      if (gap_deg == 8.0f) worst_8deg = std::max(worst_8deg, err);
+      else if (gap_deg <= 20.0f) worst_narrow = std::max(worst_narrow, err);
+      else worst_wide = std::max(worst_wide, err);
+    }
+    CHECK(nlerp_or_slerp(a, b, 0.0f) == a);
+    CHECK(nlerp_or_slerp(a, b, 1.0f) == b);
+  }
+  CHECK(worst_narrow <= kNlerpMaxError);
+  CHECK(worst_8deg <= 1.2e-5);  // theta^3 / (144 sqrt 3) = 1.09e-5 rad for theta = 8 degrees
+  CHECK(worst_8deg > 5e-6);     // it is nlerp (slerp would be ~1e-7): the bound is really exercised
+  CHECK(worst_wide <= 5e-6);    // wider pairs are true slerp
+}

@@ -184,3 +184,32 @@ TEST_CASE("rest facing with its own pitch: limits are relative to it", "[look_at
   CHECK(down.clamped);
   CHECK(std::asin((turns[0] * params.rest_facing).y) == Approx(-50.0f * kDeg).margin(1e-4));
 }
+
+TEST_CASE("prepared limits give the same solve as LookAtParams; full and partial shares agree", "[look_at]") {
+  // prepare_look_at only moves work to setup: the results must be the same bits.
+  LookAtParams params;
+  params.yaw_limit = 70.0f * kDeg;
+  params.pitch_limit = 40.0f * kDeg;
+  params.rest_facing = glm::normalize(glm::vec3(0.0f, -0.2f, -1.0f));
+  const LookAtFrame frame = prepare_look_at(params);
+  const std::vector<glm::vec3> pivots{{0, 0, 0}, {0, 1.5f, 0}};
+  const std::vector<float> weights{0.5f, 1.0f};
+  std::vector<glm::quat> a(2), b(2);
+  for (int i = 0; i < 72; ++i) {
+    const float ang = static_cast<float>(i) * 5.0f * kDeg;
+    const glm::vec3 target(6.0f * std::sin(ang), 2.0f + 3.0f * std::sin(3.0f * ang), -6.0f * std::cos(ang));
+    const LookAtReport ra = solve_look_at(pivots, {0, 2.0f, -0.3f}, {0, 0, -1}, target, weights, params, a);
+    const LookAtReport rb = solve_look_at(pivots, {0, 2.0f, -0.3f}, {0, 0, -1}, target, weights, frame, b);
+    CHECK(ra.residual == rb.residual);
+    CHECK(ra.yaw == rb.yaw);
+    CHECK(ra.clamped == rb.clamped);
+    CHECK(a == b);
+    // Whole turn (weight 1, trig-free) against the angle form's nearly whole share (0.99999):
+    // the same rotation to within the share's 1e-5 of the angle.
+    std::vector<glm::quat> one(1), almost(1);
+    const std::vector<glm::vec3> pivot{{0, 0, 0}};
+    solve_look_at(pivot, {0, 0, 0}, {0, 0, -1}, target, std::vector<float>{1.0f}, frame, one);
+    solve_look_at(pivot, {0, 0, 0}, {0, 0, -1}, target, std::vector<float>{0.99999f}, frame, almost);
+    CHECK(rotation_angle(glm::conjugate(one[0]) * almost[0]) < 1e-4f);
+  }
+}

@@ -4,17 +4,22 @@
 // Time: nonfinite times (NaN, +/-inf) are treated as 0. kLoop wraps into [0, duration)
 // (negative times wrap backwards); kClamp clamps to [0, duration]. A clip with duration <= 0 or
 // nonfinite duration samples at time 0.
-// Channels: between two keys a rotation is slerped along the shortest arc and a translation
-// lerped (or held, for Interpolation::kStep; or follows the Hermite spline of its tangents, for
-// kCubicSpline: p(s) = (2s^3-3s^2+1) v0 + (s^3-2s^2+s) dt b0 + (-2s^3+3s^2) v1 + (s^3-s^2) dt a1,
-// s in [0, 1], b0 the out-tangent of the earlier key, a1 the in-tangent of the later one). Before a channel's first key it holds the first
+// Channels: between two keys a rotation is interpolated along the shortest arc and a
+// translation lerped (or held, for Interpolation::kStep; or follows the Hermite spline of its
+// tangents, for kCubicSpline: p(s) = (2s^3-3s^2+1) v0 + (s^3-2s^2+s) dt b0 + (-2s^3+3s^2) v1 +
+// (s^3-s^2) dt a1, s in [0, 1], b0 the out-tangent of the earlier key, a1 the in-tangent of the
+// later one). Rotation keys at most 20 degrees apart are blended by normalized lerp, wider ones
+// slerped: the result is within kNlerpMaxError (1.8e-4 rad) of true slerp (math/transform.hpp,
+// nlerp_or_slerp). Before a channel's first key it holds the first
 // key; after the last key it holds the last (no wrap between last and first key).
 // Coverage: 1 for a joint whose track has at least one key; 0 for a joint with no track (or an
 // empty track), which receives binding.defaults()[j]. A track missing one channel takes that
 // channel from the default (e.g. a rotation-only BVH joint keeps its rest OFFSET).
 #pragma once
 
+#include <cstdint>
 #include <span>
+#include <vector>
 
 #include "asterune/clip/binding.hpp"
 #include "asterune/clip/clip.hpp"
@@ -34,6 +39,22 @@ float wrap_clip_time(float time, float duration, WrapMode wrap);
 /// otherwise nothing is written and false is returned (rule RG4). A track index beyond
 /// clip.tracks (wrong clip) samples as unbound. Allocation-free.
 bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap,
+                 std::span<Transform> local, std::span<float> coverage);
+
+/// A playback cursor: the key segment each joint's channels used last time, so that forward
+/// (or slow) playback finds the next segment in a step or two instead of a binary search. Owned
+/// by the caller, one per playing character; it only speeds sampling up: results are bit-identical
+/// to sampling without it, for any sequence of times (jumps and reversals fall back to search).
+struct ClipCursor {
+  std::vector<std::uint32_t> keys;  // 2 per joint: rotation segment, translation segment
+};
+
+/// A cursor for `binding` (setup time; allocates 2 * joint_count entries).
+ClipCursor make_clip_cursor(const ClipBinding& binding);
+
+/// sample_clip() with a cursor made for `binding`. Returns false and writes nothing when the
+/// cursor was not sized for this binding. Allocation-free, never throws.
+bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, ClipCursor& cursor,
                  std::span<Transform> local, std::span<float> coverage);
 
 /// Same, into a Pose sized for the binding's target (make_pose / by hand).

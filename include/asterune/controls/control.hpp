@@ -20,12 +20,20 @@ namespace asterune {
 /// analytic two-bone solver, longer chains FABRIK.
 enum class IkSolver { kAuto, kTwoBone, kFabrik, kCcd };
 
+/// Relative tolerance of the IK endpoint-to-pivot snap: an end_offset closer to the end joint's
+/// own pivot than this fraction of the chain's last bone (the distance between the last two
+/// pivots; for a one-joint chain, the pivot's distance from the end part's origin), and at least
+/// 1e-6 studs, is taken as that pivot, dropping the zero-length last segment.
+inline constexpr float kPivotSnapRelative = 1e-3f;
+
 /// An IK control (SPEC IK1, IK2, IK5, IK7): moves a point fixed in the `end` part toward the
 /// target by turning the joints from the one placing `chain_root` down to the one placing `end`.
 struct IkSettings {
   std::string chain_root;          // part name: its joint is the first joint of the chain
   std::string end;                 // part name: its joint is the last joint; must descend from chain_root
-  glm::vec3 end_offset{0.0f};      // the reaching point, in the end part's frame
+  glm::vec3 end_offset{0.0f};      // the reaching point, in the end part's frame; within
+                                   // kPivotSnapRelative of the last bone from the end joint's
+                                   // pivot it counts as that pivot (ControlReport::endpoint_snapped)
   std::optional<Target> pole;      // bend-plane hint (a world point, or a point on a part)
   IkSolver solver = IkSolver::kAuto;
   bool position_goal = true;       // false: orientation only (Roblox IKControl type Rotation)
@@ -73,6 +81,10 @@ struct ControlReport {
   float residual = 0.0f; // IK: studs from the endpoint to the target; look-at: radians of gaze error
   int changed_joints = 0;      // joints whose transform this control changed
   glm::vec3 target{0.0f};      // the (smoothed) world target used this frame
+  /// IK: end_offset lay within kPivotSnapRelative of the chain's last bone from the end joint's
+  /// own pivot, so the chain reaches (and residual is measured) with that pivot itself and the
+  /// end joint takes no positional turn (e.g. 0.1019 typed for an ankle pivot at 0.10194).
+  bool endpoint_snapped = false;
 };
 
 }  // namespace asterune

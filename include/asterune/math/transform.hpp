@@ -25,24 +25,54 @@ struct Transform {
 };
 
 /// Composition a * b: b expressed in a's frame. Associative; identity is neutral.
-Transform compose(const Transform& a, const Transform& b);
+/// Inline: it is the inner step of every world walk (issue of speed: an out-of-line call
+/// returning through memory cost ~30% of world evaluation).
+inline Transform compose(const Transform& a, const Transform& b) {
+  Transform out;
+  out.rotation = a.rotation * b.rotation;
+  out.position = a.position + a.rotation * b.position;
+  return out;
+}
 inline Transform operator*(const Transform& a, const Transform& b) { return compose(a, b); }
 
 /// The inverse placement: inverse(t) * t == identity (to float precision).
-Transform inverse(const Transform& t);
+inline Transform inverse(const Transform& t) {
+  Transform out;
+  out.rotation = glm::conjugate(t.rotation);
+  out.position = -(out.rotation * t.position);
+  return out;
+}
 
 /// t * p for a point (rotation then translation).
-glm::vec3 transform_point(const Transform& t, const glm::vec3& p);
+inline glm::vec3 transform_point(const Transform& t, const glm::vec3& p) { return t.rotation * p + t.position; }
 /// Rotation only, for directions and offsets.
-glm::vec3 transform_vector(const Transform& t, const glm::vec3& v);
+inline glm::vec3 transform_vector(const Transform& t, const glm::vec3& v) { return t.rotation * v; }
 /// inverse(t) * p without building the inverse.
-glm::vec3 inverse_transform_point(const Transform& t, const glm::vec3& p);
+inline glm::vec3 inverse_transform_point(const Transform& t, const glm::vec3& p) {
+  return glm::conjugate(t.rotation) * (p - t.position);
+}
 
 /// Shortest-path slerp of rotation and lerp of position; alpha 0 gives a, 1 gives b.
 /// alpha is not clamped (callers pass weights in [0, 1]).
 Transform interpolate(const Transform& a, const Transform& b, float alpha);
 /// Shortest-path slerp that stays exact at alpha 0 and 1 and never returns NaN for unit inputs.
 glm::quat slerp_shortest(const glm::quat& a, const glm::quat& b, float alpha);
+
+/// Widest rotation between two keys (radians, 20 degrees) that key sampling blends by
+/// normalized lerp; wider pairs are slerped (see nlerp_or_slerp).
+inline constexpr float kNlerpMaxKeyAngle = 0.34906585f;
+/// cos(kNlerpMaxKeyAngle / 2): the |dot| of two unit quaternions at that rotation apart.
+inline constexpr float kNlerpMinKeyDot = 0.98480775f;
+/// Bound on the angle (radians) between nlerp_or_slerp() and slerp_shortest() for unit keys.
+/// For keys theta apart nlerp deviates from slerp by about theta^3 / (144 sqrt 3) at its worst
+/// alpha (~0.21 and ~0.79): 1.1e-5 rad for 8 degrees, 1.71e-4 rad (0.0098 deg) for 20 degrees;
+/// plus float rounding.
+inline constexpr float kNlerpMaxError = 1.8e-4f;
+
+/// Shortest-path interpolation for sampling keys: normalized lerp when a and b are within
+/// kNlerpMaxKeyAngle of each other (no acos/sin; error <= kNlerpMaxError against
+/// slerp_shortest), slerp_shortest otherwise. Exact at alpha 0 and 1; never NaN for unit inputs.
+glm::quat nlerp_or_slerp(const glm::quat& a, const glm::quat& b, float alpha);
 
 /// True when every component is finite (no NaN, no infinity).
 bool is_finite(const Transform& t);

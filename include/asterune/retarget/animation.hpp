@@ -38,6 +38,7 @@ struct AnimationContext {
   std::vector<Transform> source_local;
   std::vector<float> source_coverage;
   RetargetContext retarget;
+  ClipCursor cursor;  // playback cursor for clip_binding; left empty, sampling searches every key
 };
 
 /// Sizes the scratch for a binding (setup time).

@@ -28,6 +28,26 @@ struct LookAtParams {
   float pitch_limit = 1.0471976f;  // radians, |pitch - rest pitch| <= limit; total pitch kept within +-89 deg
 };
 
+/// A LookAtParams prepared once (prepare_look_at): the orthonormal basis, the rest pitch and
+/// the limits as angles and as sines/cosines, so that a solve needs no trigonometry to clamp a
+/// direction. Plain data; share it freely.
+struct LookAtFrame {
+  glm::vec3 up{0.0f, 1.0f, 0.0f};
+  glm::vec3 forward{0.0f, 0.0f, -1.0f};  // rest facing projected off `up`, unit
+  glm::vec3 side{-1.0f, 0.0f, 0.0f};     // up x forward
+  float rest_pitch = 0.0f;               // radians, of the rest facing
+  float yaw_limit = 0.0f;                // radians, sanitized into [0, pi]
+  float pitch_limit = 0.0f;              // radians, sanitized into [0, pi]
+  float cos_yaw_limit = 1.0f;
+  float sin_yaw_limit = 0.0f;
+  float sin_pitch_low = 0.0f;   // sine of the lowest allowed absolute pitch
+  float sin_pitch_high = 0.0f;  // sine of the highest allowed absolute pitch
+  float sin_pitch_max = 0.0f;   // sine of 89 degrees: the facing's yaw stays defined
+};
+
+/// Prepares `params` for repeated solves (a few sines and cosines; no allocation).
+LookAtFrame prepare_look_at(const LookAtParams& params);
+
 /// What a look-at solve did.
 struct LookAtReport {
   bool valid = false;    // false: nonfinite input or target at the eye; turns are identity
@@ -64,10 +84,21 @@ LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& e
                            const glm::vec3& target, std::span<const float> weights, const LookAtParams& params,
                            std::span<glm::quat> turns);
 
+/// The same solve with the limits prepared once (prepare_look_at(params)); identical contract.
+/// A joint that takes its whole remaining turn (weight >= 1, e.g. the last joint, or a one-joint
+/// look-at) is turned without trigonometry: a shortest-arc yaw between the headings then a
+/// shortest-arc pitch, the same no-roll turn as the angle form.
+LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& eye, const glm::vec3& facing,
+                           const glm::vec3& target, std::span<const float> weights, const LookAtFrame& frame,
+                           std::span<glm::quat> turns);
+
 /// Measures, without turning anything, how far `facing` (unit, from `eye`) is from looking at
 /// `target` within the limits: fills clamped, yaw, pitch, residual and reached as
 /// solve_look_at() would for a chain that has already turned. Invalid input: valid == false.
 LookAtReport measure_look_at(const glm::vec3& eye, const glm::vec3& facing, const glm::vec3& target,
                              const LookAtParams& params);
+/// The same with prepared limits.
+LookAtReport measure_look_at(const glm::vec3& eye, const glm::vec3& facing, const glm::vec3& target,
+                             const LookAtFrame& frame);
 
 }  // namespace asterune

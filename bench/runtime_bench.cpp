@@ -1,0 +1,108 @@
+// Characters through the runtime module: one R15 character's frame (CMU clip retargeted, look-at,
+// one two-bone arm IK) and BM_Batch10k, 10,000 such characters per frame through
+// update_characters() on a two-thread std::thread parallel-for of the bench's own (counter
+// ms_per_frame, wall-clock). Feet and tail springs are not part of these characters yet.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+#include "asterune/io/bvh.hpp"
+#include "asterune/retarget/animation.hpp"
+#include "asterune/retarget/humanoid.hpp"
+#include "asterune/rig/builtin.hpp"
+#include "asterune/rig/rig.hpp"
+#include "asterune/runtime/character.hpp"
+#include "bench_rigs.hpp"
+
+namespace {
+
+using namespace asterune;
+
+struct Fixture {
+  Rig rig;
+  io::BvhFile bvh;
+  AnimationBinding animation;
+  CharacterSetup setup;
+  std::vector<ControlDesc> controls;
+
+  Fixture() {
+    rig = std::move(build_rig(*builtin_rig_desc("r15")).value());
+    bvh = asterune::bench::load_cmu_or_die();
+    const RetargetProfile profile = asterune::bench::cmu_profile(bvh, rig);
+    animation = build_animation_binding(bvh.clip, rig, &bvh.skeleton, &profile).value();
+    setup = CharacterSetup{&rig, &bvh.clip, &animation, WrapMode::kLoop};
+
+    ControlDesc look;
+    look.name = "Look";
+    look.smooth_time = 0.05f;
+    look.target = target_path({{0.0f, {3.0f, 4.5f, -4.0f}}, {1.0f, {-3.0f, 4.5f, -4.0f}}});
+    LookAtSettings la;
+    la.chain_root = "UpperTorso";
+    la.end = "Head";
+    look.settings = la;
+    controls.push_back(look);
+    ControlDesc arm;
+    arm.name = "Arm";
+    arm.target = target_at({-1.6f, 3.0f, -0.8f});
+    IkSettings ik;
+    ik.chain_root = "LeftUpperArm";
+    ik.end = "LeftLowerArm";
+    ik.end_offset = rig.c0()[static_cast<size_t>(rig.find_joint("LeftHand").index)].position;  // wrist pivot
+    ik.solver = IkSolver::kTwoBone;
+    arm.settings = ik;
+    controls.push_back(arm);
+  }
+
+  std::vector<Character> crowd(size_t count) const {
+    const Character proto = build_character(setup, controls, Transform::from_position({0, 3, 0})).value();
+    std::vector<Character> out(count, proto);
+    for (size_t i = 0; i < count; ++i) {
+      out[i].root = Transform{glm::angleAxis(0.001f * static_cast<float>(i), glm::vec3(0, 1, 0)),
+                              {static_cast<float>(i % 100) * 3.0f, 3.0f, static_cast<float>(i / 100) * 3.0f}};
+      out[i].time = 0.0123f * static_cast<float>(i % 97);
+    }
+    return out;
+  }
+};
+
+const Fixture& fixture() {
+  static const Fixture f;
+  return f;
+}
+
+void BM_CharacterR15(benchmark::State& state) {
+  const Fixture& f = fixture();
+  std::vector<Character> one = f.crowd(1);
+  for (auto _ : state) {
+    update_character(f.setup, one[0], 1.0f / 60.0f);
+    benchmark::DoNotOptimize(one[0].world.data());
+  }
+}
+BENCHMARK(BM_CharacterR15);
+
+void BM_Batch10k(benchmark::State& state) {
+  const Fixture& f = fixture();
+  std::vector<Character> crowd = f.crowd(10000);
+  // The engine's parallel-for: the calling thread takes the first half, one std::thread the rest.
+  const auto two_threads = [](std::size_t n, CharacterRange body) {
+    const std::size_t half = n / 2;
+    std::thread other([&] { body(half, n); });
+    body(0, half);
+    other.join();
+  };
+  for (auto _ : state) {
+    update_characters(f.setup, crowd, 1.0f / 60.0f, two_threads);
+    benchmark::DoNotOptimize(crowd.data());
+  }
+  state.counters["ms_per_frame"] = benchmark::Counter(1e-3 * static_cast<double>(state.iterations()),
+                                                      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["characters"] = static_cast<double>(crowd.size());
+}
+BENCHMARK(BM_Batch10k)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
