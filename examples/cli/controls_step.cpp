@@ -7,6 +7,15 @@ ControlStackStep::ControlStackStep(const Rig& rig, const std::vector<ControlDesc
   Result<ControlStack> stack = ControlStack::build(rig_, controls);
   if (!stack) throw CliError(origin + ": " + stack.message());
   stack_ = std::move(stack.value());
+  for (const ControlDesc& c : controls) {
+    std::optional<Target> pole;
+    if (const auto* ik = std::get_if<IkSettings>(&c.settings); ik && ik->pole) {
+      pole = *ik->pole;
+      const Status s = resolve_target(*pole, rig_, "control '" + c.name + "' pole");
+      if (!s) throw CliError(origin + ": " + s.message());
+    }
+    poles_.push_back(std::move(pole));
+  }
 }
 
 void ControlStackStep::update(float time, float dt, const Transform& root, std::span<Transform> local,
@@ -14,7 +23,9 @@ void ControlStackStep::update(float time, float dt, const Transform& root, std::
   stack_.update(rig_, StackFrame{root, dt, time}, local, coverage, world_);
   for (int i = 0; i < stack_.size(); ++i) {
     const asterune::ControlReport& r = stack_.report(i);
-    reports.push_back(io::ControlRecord{stack_.desc(i).name, r.reached, r.residual});
+    io::ControlRecord rec{stack_.desc(i).name, r.reached, r.residual, r.target, std::nullopt};
+    if (const auto& pole = poles_[static_cast<size_t>(i)]) rec.pole = evaluate_target(*pole, root, world_, time);
+    reports.push_back(std::move(rec));
   }
 }
 

@@ -1,9 +1,11 @@
 // asterune-solve: the control stack as a frame step (SPEC CS1-CS8). Binds the scene's
 // "controls" (ik, look_at) to the run's rig once; each frame runs the stack on the sampled
-// pose and appends every control's report (name, reached, residual) for --format json.
+// pose and appends every control's report (name, reached, residual, target and pole points)
+// for --format json and --svg.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "asterune/controls/stack.hpp"
@@ -22,6 +24,7 @@ class ControlStackStep final : public FrameStep {
   Rig rig_;  // own copy: the Run that holds the original may move
   ControlStack stack_;
   std::vector<Transform> world_;
+  std::vector<std::optional<Target>> poles_;  // per control, resolved against rig_ (for drawings)
 };
 
 /// The controls of the built-in demo on R15: the left arm reaching forward along a path and
