@@ -1,8 +1,8 @@
-#include "asterune/controls/ik_control.hpp"
+#include "controls/ik_control.hpp"
 
 #include <cmath>
 
-#include "asterune/controls/rig_chain.hpp"
+#include "controls/rig_chain.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 #include "asterune/solvers/ccd.hpp"
@@ -10,7 +10,7 @@
 #include "asterune/solvers/fabrik.hpp"
 #include "asterune/solvers/two_bone.hpp"
 
-namespace asterune {
+namespace asterune::detail {
 
 Result<IkControl> build_ik_control(const Rig& rig, const IkSettings& settings, const std::string& what) {
   auto chain = resolve_chain(rig, settings.chain_root, settings.end, what);
@@ -165,4 +165,4 @@ SolveReport solve_ik_control(IkControl& c, const Rig& rig, const Transform& root
   return report;
 }
 
-}  // namespace asterune
+}  // namespace asterune::detail

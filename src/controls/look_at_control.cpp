@@ -1,12 +1,12 @@
-#include "asterune/controls/look_at_control.hpp"
+#include "controls/look_at_control.hpp"
 
 #include <cmath>
 
-#include "asterune/controls/rig_chain.hpp"
+#include "controls/rig_chain.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 
-namespace asterune {
+namespace asterune::detail {
 namespace {
 
 constexpr float kDegToRad = 0.017453292519943295f;
@@ -80,4 +80,4 @@ LookAtReport measure_look_at_control(const LookAtControl& c, const Transform& ro
                          inverse_transform_point(root, target), c.params);
 }
 
-}  // namespace asterune
+}  // namespace asterune::detail

@@ -1,11 +1,11 @@
-#include "asterune/controls/rig_chain.hpp"
+#include "controls/rig_chain.hpp"
 
 #include <algorithm>
 
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 
-namespace asterune {
+namespace asterune::detail {
 
 Result<std::vector<int>> resolve_chain(const Rig& rig, const std::string& chain_root, const std::string& end,
                                        const std::string& what) {
@@ -44,4 +44,4 @@ void candidates_from_turns(const Rig& rig, const Transform& root, std::span<cons
   }
 }
 
-}  // namespace asterune
+}  // namespace asterune::detail

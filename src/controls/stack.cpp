@@ -2,9 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <optional>
+#include <variant>
 
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
+#include "controls/bound_target.hpp"
+#include "controls/ik_control.hpp"
+#include "controls/look_at_control.hpp"
 
 namespace asterune {
 
@@ -19,45 +25,154 @@ const char* to_string(ControlStatus status) {
   return "unknown";
 }
 
+// A bound control. Adding a control kind means: a bound type in `Bound`, a branch in bind(),
+// and overloads of the per-kind hooks below (joints_of, reset_kind, solve_kind, measure_kind).
+using Bound = std::variant<detail::IkControl, detail::LookAtControl>;
+
+struct ControlStack::Slot {
+  ControlDesc desc;
+  detail::BoundTarget target;
+  std::optional<detail::BoundTarget> pole;
+  Bound bound;
+  std::vector<Transform> candidates;  // one per joint of joints_of(bound)
+  std::vector<unsigned char> changed;  // per joint of joints_of(bound): blended this frame
+  bool has_smoothed = false;
+  glm::vec3 smoothed{0.0f};
+  ControlReport report;
+};
+
 namespace {
 
-bool same_bits(const Transform& a, const Transform& b) {
-  return a.rotation.w == b.rotation.w && a.rotation.x == b.rotation.x && a.rotation.y == b.rotation.y &&
-         a.rotation.z == b.rotation.z && a.position.x == b.position.x && a.position.y == b.position.y &&
-         a.position.z == b.position.z;
+using Slot = ControlStack::Slot;
+
+// Bitwise equality (not float ==): -0 vs +0 or a NaN payload counts as a change, so a
+// candidate equal to the current transform leaves the joint, its coverage and its report alone.
+bool bitwise_equal(const Transform& a, const Transform& b) {
+  static_assert(sizeof(Transform) == 7 * sizeof(float), "Transform must be tightly packed");
+  return std::memcmp(&a, &b, sizeof(Transform)) == 0;
 }
 
-std::span<const int> chain_of(const std::variant<IkControl, LookAtControl>& bound) {
-  if (const auto* ik = std::get_if<IkControl>(&bound)) return ik->joints;
-  if (const auto* la = std::get_if<LookAtControl>(&bound)) return la->joints;
-  return {};
+// What every control kind reads in a frame.
+struct FrameInputs {
+  const Rig& rig;
+  const StackFrame& frame;  // root normalized and finite
+  std::span<const Transform> local;
+  std::span<const Transform> world;
+};
+
+// --- per-kind hooks ------------------------------------------------------------------------
+// joints_of: the joints a kind may change, parents first (ascending layout order).
+std::span<const int> joints_of(const detail::IkControl& c) { return c.joints; }
+std::span<const int> joints_of(const detail::LookAtControl& c) { return c.joints; }
+
+// reset_kind: forget retained solver state (rule CS7).
+void reset_kind(detail::IkControl& c) { detail::reset_ik_control(c); }
+void reset_kind(detail::LookAtControl&) {}
+
+// The smoothed target of a targeted control (rule CS6), or nullopt when it is not finite.
+std::optional<glm::vec3> smoothed_target(Slot& s, const FrameInputs& in) {
+  const StackFrame& frame = in.frame;
+  const glm::vec3 raw = detail::evaluate_target(s.target, frame.root, in.world, frame.time);
+  if (!is_finite(raw)) return std::nullopt;
+  const float tau = s.desc.smooth_time;
+  if (!s.has_smoothed || !(tau > 0.0f) || !std::isfinite(tau)) {
+    s.smoothed = raw;
+  } else if (frame.dt > 0.0f) {  // false for NaN; +infinity converges (response 1)
+    const float response = 1.0f - std::exp(-frame.dt / tau);
+    s.smoothed = response >= 1.0f ? raw : s.smoothed + response * (raw - s.smoothed);
+  }  // dt <= 0 or NaN: the smoothed target holds still
+  s.has_smoothed = true;
+  s.report.target = s.smoothed;
+  return s.smoothed;
 }
 
-}  // namespace
+// solve_kind: fills s.candidates (one per joints_of entry; unchanged joints keep their
+// current transform bit for bit). Returns false when the control cannot run this frame
+// (bad target): nothing is blended.
+bool solve_kind(detail::IkControl& c, Slot& s, const FrameInputs& in) {
+  const auto target = smoothed_target(s, in);
+  if (!target) return false;
+  glm::vec3 pole(0.0f);
+  const glm::vec3* pole_ptr = nullptr;
+  if (s.pole) {
+    pole = detail::evaluate_target(*s.pole, in.frame.root, in.world, in.frame.time);
+    if (is_finite(pole)) pole_ptr = &pole;
+  }
+  detail::solve_ik_control(c, in.rig, in.frame.root, in.local, in.world, *target, pole_ptr, s.candidates);
+  return true;
+}
 
-Result<ControlStack::Slot> ControlStack::bind(const Rig& rig, const ControlDesc& control) {
+bool solve_kind(detail::LookAtControl& c, Slot& s, const FrameInputs& in) {
+  const auto target = smoothed_target(s, in);
+  if (!target) return false;
+  detail::solve_look_at_control(c, in.rig, in.frame.root, in.local, in.world, *target, s.candidates);
+  return true;
+}
+
+// measure_kind: fills the report from the blended pose (`in.world` is current again).
+void measure_kind(const detail::IkControl& c, Slot& s, const FrameInputs& in) {
+  ControlReport& rep = s.report;
+  if (c.position_goal) {
+    rep.residual = glm::length(detail::ik_endpoint(c, in.world) - s.smoothed);
+  } else {
+    const glm::quat end = in.world[static_cast<size_t>(c.joints.back())].rotation;
+    rep.residual = rotation_angle(glm::normalize(glm::conjugate(c.orientation_goal) * end));
+  }
+  rep.reached = rep.residual <= 1e-3f;
+}
+
+void measure_kind(const detail::LookAtControl& c, Slot& s, const FrameInputs& in) {
+  const LookAtReport r = detail::measure_look_at_control(c, in.frame.root, in.world, s.smoothed);
+  s.report.residual = r.residual;
+  s.report.clamped = r.clamped;
+  s.report.reached = r.valid && r.reached;
+}
+
+std::span<const int> joints_of(const Bound& b) {
+  return std::visit([](const auto& c) { return joints_of(c); }, b);
+}
+
+Result<Slot> bind_slot(const Rig& rig, const ControlDesc& control) {
   const std::string what = "control '" + control.name + "'";
   if (control.name.empty()) return make_error("a control has an empty name");
   if (std::isnan(control.weight)) return make_error(what + ": weight is not a number");
   if (std::isnan(control.smooth_time)) return make_error(what + ": smooth_time is not a number");
   Slot slot;
   slot.desc = control;
-  if (auto st = resolve_target(slot.desc.target, rig, what + " target"); !st) return st.error();
-  if (auto* ik = std::get_if<IkSettings>(&slot.desc.settings)) {
+  auto target = detail::build_bound_target(control.target, rig, what + " target");
+  if (!target) return target.error();
+  slot.target = std::move(target).value();
+  if (const auto* ik = std::get_if<IkSettings>(&control.settings)) {
     if (ik->pole) {
-      if (auto st = resolve_target(*ik->pole, rig, what + " pole"); !st) return st.error();
+      auto pole = detail::build_bound_target(*ik->pole, rig, what + " pole");
+      if (!pole) return pole.error();
+      slot.pole = std::move(pole).value();
     }
-    auto bound = build_ik_control(rig, *ik, what);
+    auto bound = detail::build_ik_control(rig, *ik, what);
     if (!bound) return bound.error();
     slot.bound = std::move(bound).value();
   } else {
-    auto bound = build_look_at_control(rig, std::get<LookAtSettings>(slot.desc.settings), what);
+    auto bound = detail::build_look_at_control(rig, std::get<LookAtSettings>(control.settings), what);
     if (!bound) return bound.error();
     slot.bound = std::move(bound).value();
   }
-  slot.candidates.resize(chain_of(slot.bound).size());
+  slot.candidates.resize(joints_of(slot.bound).size());
+  slot.changed.resize(joints_of(slot.bound).size());
   return slot;
 }
+
+}  // namespace
+
+ControlStack::ControlStack() = default;
+ControlStack::~ControlStack() = default;
+ControlStack::ControlStack(ControlStack&&) noexcept = default;
+ControlStack& ControlStack::operator=(ControlStack&&) noexcept = default;
+ControlStack::ControlStack(const ControlStack&) = default;
+ControlStack& ControlStack::operator=(const ControlStack&) = default;
+
+int ControlStack::size() const { return static_cast<int>(slots_.size()); }
+const ControlDesc& ControlStack::desc(int i) const { return slots_[static_cast<size_t>(i)].desc; }
+const ControlReport& ControlStack::report(int i) const { return slots_[static_cast<size_t>(i)].report; }
 
 Result<ControlStack> ControlStack::build(const Rig& rig, std::span<const ControlDesc> controls) {
   ControlStack stack;
@@ -77,7 +192,7 @@ Status ControlStack::add(const Rig& rig, const ControlDesc& control) {
     return make_error("control '" + control.name + "': the stack was built for a different rig");
   }
   if (find(control.name) >= 0) return make_error("control '" + control.name + "': the name is used twice");
-  auto slot = bind(rig, control);
+  auto slot = bind_slot(rig, control);
   if (!slot) return slot.error();
   slots_.push_back(std::move(slot).value());
   order_.push_back(static_cast<int>(order_.size()));
@@ -94,7 +209,7 @@ void ControlStack::reset(int i) {
   Slot& s = slots_[static_cast<size_t>(i)];
   s.has_smoothed = false;
   s.smoothed = glm::vec3(0.0f);
-  if (auto* ik = std::get_if<IkControl>(&s.bound)) reset_ik_control(*ik);
+  std::visit([](auto& c) { reset_kind(c); }, s.bound);
 }
 
 void ControlStack::set_enabled(int i, bool enabled) {
@@ -108,10 +223,11 @@ void ControlStack::set_priority(int i, int priority) { slots_[static_cast<size_t
 void ControlStack::set_smooth_time(int i, float seconds) { slots_[static_cast<size_t>(i)].desc.smooth_time = seconds; }
 
 void ControlStack::set_target_position(int i, const glm::vec3& world_point) {
-  Target& t = slots_[static_cast<size_t>(i)].desc.target;
-  t.kind = TargetKind::kPosition;
-  t.position = world_point;
-  t.resolved = true;
+  Slot& s = slots_[static_cast<size_t>(i)];
+  s.desc.target.kind = TargetKind::kPosition;
+  s.desc.target.position = world_point;
+  s.target.target.kind = TargetKind::kPosition;
+  s.target.target.position = world_point;
 }
 
 void ControlStack::update(const Rig& rig, const StackFrame& frame, Pose& pose, std::span<Transform> world) {
@@ -154,7 +270,7 @@ void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, std::sp
   if (!s.desc.enabled) {
     // CS7: a disabled control keeps no state, however it was disabled.
     s.has_smoothed = false;
-    if (auto* ik = std::get_if<IkControl>(&s.bound)) reset_ik_control(*ik);
+    std::visit([](auto& c) { reset_kind(c); }, s.bound);
     rep.status = ControlStatus::kDisabled;
     return;
   }
@@ -164,69 +280,37 @@ void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, std::sp
     return;
   }
 
-  // Target, then smoothing (CS6) before the solve.
-  const glm::vec3 raw = evaluate_target(s.desc.target, frame.root, world, frame.time);
-  if (!is_finite(raw)) {
+  const FrameInputs in{rig, frame, local, world};
+  if (!std::visit([&](auto& c) { return solve_kind(c, s, in); }, s.bound)) {
     rep.status = ControlStatus::kBadTarget;
     return;
   }
-  const float tau = s.desc.smooth_time;
-  if (!s.has_smoothed || !(tau > 0.0f) || !std::isfinite(tau)) {
-    s.smoothed = raw;
-  } else if (frame.dt > 0.0f) {  // false for NaN; +infinity converges (response 1)
-    const float response = 1.0f - std::exp(-frame.dt / tau);
-    s.smoothed = response >= 1.0f ? raw : s.smoothed + response * (raw - s.smoothed);
-  }  // dt <= 0 or NaN: the smoothed target holds still
-  s.has_smoothed = true;
-  const glm::vec3 target = s.smoothed;
-  rep.target = target;
 
-  const auto joints = chain_of(s.bound);
-  std::span<Transform> cand(s.candidates);
-  if (auto* ik = std::get_if<IkControl>(&s.bound)) {
-    const auto* settings = std::get_if<IkSettings>(&s.desc.settings);
-    glm::vec3 pole(0.0f);
-    const glm::vec3* pole_ptr = nullptr;
-    if (settings != nullptr && settings->pole) {
-      pole = evaluate_target(*settings->pole, frame.root, world, frame.time);
-      if (is_finite(pole)) pole_ptr = &pole;
-    }
-    solve_ik_control(*ik, rig, frame.root, local, world, target, pole_ptr, cand);
-  } else {
-    solve_look_at_control(*std::get_if<LookAtControl>(&s.bound), rig, frame.root, local, world, target, cand);
-  }
-
-  // CS3-CS5: blend changed joints, skip nonfinite candidates, raise coverage.
-  int first_changed = -1;
+  // CS3-CS5: blend changed joints, skip nonfinite candidates, raise coverage. Joints are
+  // parents first, so re-evaluating the subtree of each changed joint not already inside a
+  // re-evaluated subtree brings the whole world pose up to date.
+  const auto joints = joints_of(s.bound);
   for (size_t k = 0; k < joints.size(); ++k) {
     const size_t j = static_cast<size_t>(joints[k]);
-    const Transform& c = cand[k];
-    if (!is_finite(c) || same_bits(c, local[j])) continue;
+    const Transform& c = s.candidates[k];
+    s.changed[k] = 0;
+    if (!is_finite(c) || bitwise_equal(c, local[j])) continue;
     const Transform blended = weight >= 1.0f ? c : interpolate(local[j], c, weight);
     if (!is_finite(blended)) continue;
     local[j] = blended;
     coverage[j] = std::max(coverage[j], weight);
+    s.changed[k] = 1;
     ++rep.changed_joints;
-    if (first_changed < 0) first_changed = static_cast<int>(k);
   }
-  // The chain is a parent-linked run, so the first changed joint's subtree holds the rest.
-  if (first_changed >= 0) evaluate_world_subtree(rig, frame.root, local, world, joints[static_cast<size_t>(first_changed)]);
+  int refreshed_end = -1;
+  for (size_t k = 0; k < joints.size(); ++k) {
+    if (!s.changed[k] || joints[k] < refreshed_end) continue;
+    evaluate_world_subtree(rig, frame.root, local, world, joints[k]);
+    refreshed_end = rig.subtree_end(joints[k]);
+  }
 
   rep.status = ControlStatus::kSolved;
-  if (const auto* ik = std::get_if<IkControl>(&s.bound)) {
-    if (ik->position_goal) {
-      rep.residual = glm::length(ik_endpoint(*ik, world) - target);
-    } else {
-      const glm::quat end = world[static_cast<size_t>(ik->joints.back())].rotation;
-      rep.residual = rotation_angle(glm::normalize(glm::conjugate(ik->orientation_goal) * end));
-    }
-    rep.reached = rep.residual <= 1e-3f;
-  } else {
-    const LookAtReport r = measure_look_at_control(*std::get_if<LookAtControl>(&s.bound), frame.root, world, target);
-    rep.residual = r.residual;
-    rep.clamped = r.clamped;
-    rep.reached = r.valid && r.reached;
-  }
+  std::visit([&](const auto& c) { measure_kind(c, s, in); }, s.bound);
 }
 
 }  // namespace asterune

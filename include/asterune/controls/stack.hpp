@@ -17,12 +17,9 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 #include "asterune/controls/control.hpp"
-#include "asterune/controls/ik_control.hpp"
-#include "asterune/controls/look_at_control.hpp"
 #include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
 #include "asterune/rig/pose.hpp"
@@ -41,7 +38,12 @@ struct StackFrame {
 
 class ControlStack {
  public:
-  ControlStack() = default;
+  ControlStack();
+  ~ControlStack();
+  ControlStack(ControlStack&&) noexcept;
+  ControlStack& operator=(ControlStack&&) noexcept;
+  ControlStack(const ControlStack&);
+  ControlStack& operator=(const ControlStack&);
 
   /// Binds every description to `rig` (names, chains, solver choice, scratch). Fails on the
   /// first bad control with a message naming it; nothing half-built is returned.
@@ -60,11 +62,14 @@ class ControlStack {
   void update(const Rig& rig, const StackFrame& frame, std::span<Transform> local, std::span<float> coverage,
               std::span<Transform> world);
 
-  int size() const { return static_cast<int>(slots_.size()); }
+  /// Number of controls.
+  int size() const;
   /// Index of the control named `name`, or -1.
   int find(std::string_view name) const;
-  const ControlDesc& desc(int i) const { return slots_[static_cast<size_t>(i)].desc; }
-  const ControlReport& report(int i) const { return slots_[static_cast<size_t>(i)].report; }
+  /// The description control `i` was built from (with the per-frame edits applied).
+  const ControlDesc& desc(int i) const;
+  /// What control `i` did in the last update().
+  const ControlReport& report(int i) const;
 
   // --- per-frame edits (allocation-free) -----------------------------------------------
   /// Disabling clears the control's retained state (CS7); enabling starts fresh.
@@ -77,16 +82,11 @@ class ControlStack {
   /// Forgets the control's smoothed target and solver history.
   void reset(int i);
 
+ /// A bound control (description, bound state, candidates, retained history). Opaque: it is
+  /// defined inside the library so that bound state stays out of the public API.
+  struct Slot;
+
  private:
-  struct Slot {
-    ControlDesc desc;
-    std::variant<IkControl, LookAtControl> bound;
-    std::vector<Transform> candidates;
-    bool has_smoothed = false;
-    glm::vec3 smoothed{0.0f};
-    ControlReport report;
-  };
-  static Result<Slot> bind(const Rig& rig, const ControlDesc& control);
   void run(Slot& slot, const Rig& rig, const StackFrame& frame, std::span<Transform> local, std::span<float> coverage,
            std::span<Transform> world);
 

@@ -12,11 +12,14 @@
 
 #include "asterune/controls/control.hpp"
 #include "asterune/core/result.hpp"
+#include "asterune/math/transform.hpp"
 #include "asterune/solvers/solve_report.hpp"
 
 namespace asterune {
-
 class Rig;
+}
+
+namespace asterune::detail {
 
 /// The solver actually used after the IK2 rule was applied at bind time.
 enum class BoundIkSolver { kAim, kTwoBone, kFabrik, kCcd };
@@ -63,4 +66,4 @@ SolveReport solve_ik_control(IkControl& control, const Rig& rig, const Transform
 /// Endpoint of the chain in the current world pose (end part placement * end_offset).
 glm::vec3 ik_endpoint(const IkControl& control, std::span<const Transform> world);
 
-}  // namespace asterune
+}  // namespace asterune::detail

@@ -10,11 +10,14 @@
 
 #include "asterune/controls/control.hpp"
 #include "asterune/core/result.hpp"
+#include "asterune/math/transform.hpp"
 #include "asterune/solvers/look_at.hpp"
 
 namespace asterune {
-
 class Rig;
+}
+
+namespace asterune::detail {
 
 /// Bound look-at state: immutable after bind except the scratch buffers.
 struct LookAtControl {
@@ -46,4 +49,4 @@ LookAtReport solve_look_at_control(LookAtControl& control, const Rig& rig, const
 LookAtReport measure_look_at_control(const LookAtControl& control, const Transform& root,
                                      std::span<const Transform> world, const glm::vec3& target);
 
-}  // namespace asterune
+}  // namespace asterune::detail

@@ -1,4 +1,4 @@
-// Joint chains for rig-bound controls: resolving "from the joint placing part A down to the
+// Internal: joint chains for rig-bound controls. Resolving "from the joint placing part A down to the
 // joint placing part B" at setup, and turning world-space rotations chosen by a solver back
 // into local motor transforms T through each parent and attachment frame (SPEC R8, IK5).
 #pragma once
@@ -11,8 +11,10 @@
 #include "asterune/math/transform.hpp"
 
 namespace asterune {
-
 class Rig;
+}
+
+namespace asterune::detail {
 
 /// Layout indexes of the chain's joints, root first: the joint placing `chain_root` (a part
 /// name, resolved with Rig::find_joint), then each child down to the joint placing `end`.
@@ -35,4 +37,4 @@ void candidates_from_turns(const Rig& rig, const Transform& root, std::span<cons
                            std::span<const Transform> world, std::span<const int> joints,
                            std::span<const glm::quat> turns, std::span<Transform> out);
 
-}  // namespace asterune
+}  // namespace asterune::detail
