@@ -7,15 +7,6 @@ ControlStackStep::ControlStackStep(const Rig& rig, const std::vector<ControlDesc
   Result<ControlStack> stack = ControlStack::build(rig_, controls);
   if (!stack) throw CliError(origin + ": " + stack.message());
   stack_ = std::move(stack.value());
-  for (const ControlDesc& c : controls) {
-    std::optional<Target> pole;
-    if (const auto* ik = std::get_if<IkSettings>(&c.settings); ik && ik->pole) {
-      pole = *ik->pole;
-      const Status s = resolve_target(*pole, rig_, "control '" + c.name + "' pole");
-      if (!s) throw CliError(origin + ": " + s.message());
-    }
-    poles_.push_back(std::move(pole));
-  }
 }
 
 void ControlStackStep::update(float time, float dt, const Transform& root, std::span<Transform> local,
@@ -24,7 +15,7 @@ void ControlStackStep::update(float time, float dt, const Transform& root, std::
   for (int i = 0; i < stack_.size(); ++i) {
     const asterune::ControlReport& r = stack_.report(i);
     io::ControlRecord rec{stack_.desc(i).name, r.reached, r.residual, r.target, std::nullopt};
-    if (const auto& pole = poles_[static_cast<size_t>(i)]) rec.pole = evaluate_target(*pole, root, world_, time);
+    if (r.has_pole) rec.pole = r.pole;
     reports.push_back(std::move(rec));
   }
 }

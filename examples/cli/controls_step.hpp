@@ -5,7 +5,6 @@
 #pragma once
 
 #include <memory>
-#include <optional>
 #include <vector>
 
 #include "asterune/controls/stack.hpp"
@@ -24,7 +23,6 @@ class ControlStackStep final : public FrameStep {
   Rig rig_;  // own copy: the Run that holds the original may move
   ControlStack stack_;
   std::vector<Transform> world_;
-  std::vector<std::optional<Target>> poles_;  // per control, resolved against rig_ (for drawings)
 };
 
 /// The controls of the built-in demo on R15: the left arm reaching forward along a path and

@@ -21,6 +21,15 @@ std::string read_text_file(const std::filesystem::path& path) {
   return ss.str();
 }
 
+Status write_text_file(const std::filesystem::path& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return make_error(path.string() + ": cannot open file for writing");
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.flush();
+  if (!out) return make_error(path.string() + ": write failed");
+  return Success{};
+}
+
 Json parse_json(std::string_view text) {
   try {
     return Json::parse(text.begin(), text.end());

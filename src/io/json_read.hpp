@@ -29,6 +29,10 @@ struct LoadError {
 /// Reads a whole file; throws LoadError{"", "cannot open ..."} on failure.
 std::string read_text_file(const std::filesystem::path& path);
 
+/// Writes `text` to `path` (replacing it). Fails with "<path>: cannot open file for writing" or
+/// "<path>: write failed".
+Status write_text_file(const std::filesystem::path& path, std::string_view text);
+
 /// Parses JSON text; a syntax error throws LoadError naming line and column.
 Json parse_json(std::string_view text);
 

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -141,13 +140,7 @@ std::string write_keyframe_sequence(const Rig& rig, std::span<const FrameRecord>
 
 Status write_keyframe_sequence_file(const std::filesystem::path& path, const Rig& rig,
                                     std::span<const FrameRecord> frames, const KeyframeSequenceOptions& options) {
-  const std::string text = write_keyframe_sequence(rig, frames, options);
-  std::ofstream out(path, std::ios::binary);
-  if (!out) return make_error(path.string() + ": cannot open for writing");
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (!out) return make_error(path.string() + ": write failed");
-  return Success{};
+  return detail::write_text_file(path, write_keyframe_sequence(rig, frames, options));
 }
 
 namespace {

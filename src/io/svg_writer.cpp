@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <limits>
 #include <sstream>
 
@@ -13,6 +12,7 @@
 
 #include "asterune/rig/pose.hpp"
 #include "asterune/rig/world.hpp"
+#include "json_read.hpp"
 
 namespace asterune::io {
 namespace {
@@ -444,13 +444,7 @@ std::string write_svg(const Rig& rig, std::span<const SvgFrame> frames_in, const
 
 Status write_svg_file(const std::filesystem::path& path, const Rig& rig, std::span<const SvgFrame> frames,
                       const SvgOptions& options) {
-  const std::string text = write_svg(rig, frames, options);
-  std::ofstream out(path, std::ios::binary);
-  if (!out) return make_error(path.string() + ": cannot open for writing");
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  out.close();
-  if (!out) return make_error(path.string() + ": write failed");
-  return Success{};
+  return detail::write_text_file(path, write_svg(rig, frames, options));
 }
 
 }  // namespace asterune::io

@@ -73,6 +73,8 @@ struct ControlReport {
   float residual = 0.0f; // IK: studs from the endpoint to the target; look-at: radians of gaze error
   int changed_joints = 0;      // joints whose transform this control changed
   glm::vec3 target{0.0f};      // the (smoothed) world target used this frame
+  bool has_pole = false;       // IK: a finite pole was used this frame (drawings show it)
+  glm::vec3 pole{0.0f};        // IK: that world pole point
 };
 
 }  // namespace asterune
