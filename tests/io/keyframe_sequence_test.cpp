@@ -175,7 +175,7 @@ TEST_CASE("KeyframeSequence round trip: export, import as a clip, every T within
   }
 }
 
-TEST_CASE("KeyframeSequence in: Weight 0 poses leave their joint alone; Constant easing steps", "[io][rbxmx]") {
+TEST_CASE("KeyframeSequence in: Weight 0 poses leave their joint alone, Constant easing steps", "[io][rbxmx]") {
   const std::string id = cframe_xml(0, 0, 0);
   const std::string text = sequence(
       keyframe("K1", "0",

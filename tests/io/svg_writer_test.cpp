@@ -123,7 +123,7 @@ TEST_CASE("svg: a turned joint moves its part, not its pivot, and the bounds fol
   CHECK(side.y == Approx(126.4f).margin(0.01));
 }
 
-TEST_CASE("svg: extras are labelled markers; onion skin fades older frames", "[io][svg]") {
+TEST_CASE("svg: extras are labelled markers, and the onion skin fades older frames", "[io][svg]") {
   const Rig rig = two_part_rig();
   std::vector<io::SvgFrame> frames;
   for (int i = 0; i < 3; ++i) {
@@ -178,7 +178,7 @@ TEST_CASE("svg: animated SVG shows one frame at a time with discrete SMIL, no sc
   }
 }
 
-TEST_CASE("svg: frames of the wrong size are skipped; none left draws the rest pose", "[io][svg]") {
+TEST_CASE("svg: frames of the wrong size are skipped, and with none left the rest pose is drawn", "[io][svg]") {
   const Rig rig = two_part_rig();
   io::SvgFrame bad;
   bad.world.resize(5);
