@@ -252,7 +252,7 @@ Result<KeyframeSequenceClip> parse_keyframe_sequence(std::string_view text, std:
     }
     out.clip.duration = keyframes.back().first;
 
-    // A name under two different parents is qualified as "Parent/Child" (SPEC R6).
+    // A name under two different parents is qualified as "Parent/Child" (rule R6).
     std::map<std::string, int> name_count;
     for (const RawTrack& t : tracks) ++name_count[t.name];
     for (RawTrack& raw : tracks) {

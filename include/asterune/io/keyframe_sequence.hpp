@@ -42,7 +42,7 @@ struct KeyframeSequenceOptions {
 /// KeyframeSequence document: one Keyframe per frame at FrameRecord::time, each holding a Pose
 /// tree that mirrors the rig's part hierarchy from the root part. The root part's Pose has an
 /// identity CFrame; every other Pose's CFrame is its joint's T. Every Pose has Weight 1, easing
-/// style Linear, direction In. Joints not reached from the root part (SPEC R4) are left out.
+/// style Linear, direction In. Joints not reached from the root part (rule R4) are left out.
 /// Numbers are printed with 9 significant digits, so floats read back exactly.
 /// Each record must hold rig.joint_count() local transforms (otherwise the frame is skipped).
 /// Allocates (setup/export time, not per frame).
@@ -63,7 +63,7 @@ struct KeyframeSequenceClip {
 
 /// Reads the first KeyframeSequence item of a Roblox XML document. Each Pose below a top-level
 /// Pose becomes keys of the track named by the Pose (its part name; "Parent/Child" when the same
-/// name appears under two different parent Poses, SPEC R6) at its Keyframe's Time. Top-level
+/// name appears under two different parent Poses, rule R6) at its Keyframe's Time. Top-level
 /// Poses name the root part, which no joint places: their CFrames are ignored (as in Roblox).
 /// Poses with Weight 0 add no key (their joint is not animated by that Keyframe); a track with
 /// no key is left out. EasingStyle Constant on every key of a track gives step interpolation;

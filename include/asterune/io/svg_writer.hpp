@@ -3,7 +3,7 @@
 // a scale bar in studs and labelled axes. One frame, an onion skin of several frames, or an
 // animated SVG that plays the frames in a browser with SMIL <animate> (no script).
 //
-// Projection (orthographic, SPEC R0: +Y up, characters face -Z), one scale s (px per stud) for
+// Projection (orthographic, rule R0: +Y up, characters face -Z), one scale s (px per stud) for
 // both views so the scale bar holds for both:
 //
 //   front view (seen from -Z, the character faces the viewer):   u = -x, v = y
