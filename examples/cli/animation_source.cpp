@@ -23,6 +23,14 @@ AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, co
   if (!loaded) throw CliError(loaded.message());
   clip_ = std::move(loaded).value();
   wrap_ = animation.loop ? WrapMode::kLoop : WrapMode::kClamp;
+  if (clip_.native_only) {
+    // A KeyframeSequence names parts directly and has no skeleton to retarget from. Like
+    // Roblox's Animator, Poses naming no joint of this rig are ignored.
+    std::erase_if(clip_.clip.tracks, [&](const ClipTrack& t) { return !rig.find_joint(t.name).found(); });
+    if (clip_.clip.tracks.empty())
+      throw CliError(animation.clip.string() + ": no Pose names a joint of rig '" + rig.name() +
+                     "' (a KeyframeSequence plays natively only: its Pose names must be the rig's part names)");
+  }
   // Native binding first (SPEC P3); the profile is only built when the names do not bind.
   if (clip_binds_natively(clip_.clip, rig)) {
     auto b = build_animation_binding(clip_.clip, rig, nullptr, nullptr);

@@ -14,7 +14,9 @@ void ControlStackStep::update(float time, float dt, const Transform& root, std::
   stack_.update(rig_, StackFrame{root, dt, time}, local, coverage, world_);
   for (int i = 0; i < stack_.size(); ++i) {
     const asterune::ControlReport& r = stack_.report(i);
-    reports.push_back(io::ControlRecord{stack_.desc(i).name, r.reached, r.residual});
+    io::ControlRecord rec{stack_.desc(i).name, r.reached, r.residual, r.target, std::nullopt};
+    if (r.has_pole) rec.pole = r.pole;
+    reports.push_back(std::move(rec));
   }
 }
 

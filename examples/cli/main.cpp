@@ -34,7 +34,12 @@ struct Options {
   std::string format = "table";
   std::optional<int> frame;
   bool all_frames = false;
+  std::string svg;
+  std::optional<int> svg_every;
+  bool svg_animate = false;
   std::string out;
+  bool loop = false;
+  std::string priority = "Action";
   bool bake = false;
 };
 
@@ -123,26 +128,59 @@ int run_main(const Options& opt) {
     first = last = *opt.frame;
   }
   if (opt.bake && run.notes.empty()) throw CliError("--bake needs a clip to bake (--clip or the scene's animation)");
-  // Printed frames stream as soon as they are solved, so a long --all-frames run holds one frame.
-  // --out writes every frame of the run, so those are kept for the writer.
-  std::vector<io::FrameRecord> out_frames;
-  const bool keep = !opt.out.empty();
+  if (!opt.out.empty()) cli::check_out_path(opt.out);
   auto write = [](const std::string& text) { std::fwrite(text.data(), 1, text.size(), stdout); };
   size_t printed = 0;
-  if (opt.format == "json") write(io::frames_json_head(run.rig));
-  else if (opt.format == "csv") write(cli::format_csv_header());
-  else write(cli::format_table_header(run));
-  cli::run_frames(run, keep ? 0 : first, keep ? run.frames - 1 : last, [&](const io::FrameRecord& rec) {
-    if (keep) out_frames.push_back(rec);
-    if (rec.frame < first || rec.frame > last) return;
+  auto print_frame = [&](const io::FrameRecord& rec) {
     if (opt.format == "json") write(io::frames_json_frame(run.rig, rec, printed));
     else if (opt.format == "csv") write(cli::format_csv_frame(run, rec));
     else write(cli::format_table_frame(run, rec));
     ++printed;
-  });
-  if (opt.format == "json") write(io::frames_json_tail(printed));
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw CliError("cannot write the output");
-  if (keep) cli::write_out_file(opt.out, run, out_frames);
+  };
+  auto print_head = [&] {
+    if (opt.format == "json") write(io::frames_json_head(run.rig));
+    else if (opt.format == "csv") write(cli::format_csv_header());
+    else write(cli::format_table_header(run));
+  };
+  auto print_tail = [&] {
+    if (opt.format == "json") write(io::frames_json_tail(printed));
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw CliError("cannot write the output");
+  };
+  if (opt.out.empty() && opt.svg.empty()) {
+    // Printed frames stream as soon as they are solved, so a long --all-frames run holds one frame.
+    print_head();
+    cli::run_frames(run, first, last, print_frame);
+    print_tail();
+    return 0;
+  }
+  // --out writes every frame of the run; --svg with --all-frames or --svg-animate draws them.
+  const bool svg_many = !opt.svg.empty() && (opt.all_frames || opt.svg_animate);
+  const bool record_all = !opt.out.empty() || svg_many;
+  std::vector<io::FrameRecord> recorded;
+  cli::run_frames(run, record_all ? 0 : first, record_all ? run.frames - 1 : last,
+                  [&](const io::FrameRecord& rec) { recorded.push_back(rec); });
+  std::vector<io::FrameRecord> frames;
+  for (const io::FrameRecord& rec : recorded)
+    if (rec.frame >= first && rec.frame <= last) frames.push_back(rec);
+  // Files first: a failure then exits 2 with nothing printed.
+  if (!opt.out.empty()) {
+    cli::OutOptions o;
+    o.loop = opt.loop;
+    o.priority = io::parse_animation_priority(opt.priority).value_or(io::AnimationPriority::kAction);
+    cli::write_out_file(opt.out, run, recorded, o);
+  }
+  if (!opt.svg.empty()) {
+    cli::SvgRequest r;
+    r.path = opt.svg;
+    r.animate = opt.svg_animate;
+    r.every = opt.svg_every.value_or(0);
+    r.title = "asterune-solve " + (opt.scene.empty() ? std::string(opt.clip.empty() ? "demo" : opt.clip) : opt.scene) +
+              ": rig " + run.rig.name();
+    cli::write_svg_file(r, opt.all_frames, run, svg_many ? std::span<const io::FrameRecord>(recorded) : frames);
+  }
+  print_head();
+  for (const io::FrameRecord& rec : frames) print_frame(rec);
+  print_tail();
   return 0;
 }
 
@@ -163,8 +201,9 @@ int main(int argc, char** argv) {
       ->type_name("RIG");
   app.add_option("--pose", opt.pose, "asterune.pose/1 file to use instead of the scene's pose")->type_name("FILE");
   app.add_option("--clip", opt.clip,
-                 "animation clip (.bvh, .gltf, .glb) to play instead of the scene's: natively when its track names "
-                 "are the rig's, else retargeted with automatic humanoid mapping (or the scene's retarget block). "
+                 "animation clip (.bvh, .gltf, .glb, or a Roblox KeyframeSequence .rbxmx) to play instead of the "
+                 "scene's: natively when its track names are the rig's, else retargeted with automatic humanoid "
+                 "mapping (or the scene's retarget block; a KeyframeSequence plays natively only). "
                  "Without a scene or --frames, the whole clip is played once at --dt")
       ->type_name("FILE");
   app.add_option("--frames", opt.frames, "number of frames to run (default: the scene's, else 1; demo 60)")
@@ -177,10 +216,33 @@ int main(int argc, char** argv) {
   auto* frame = app.add_option("--frame", opt.frame, "print only frame N (0-based; default: the last frame)");
   auto* all = app.add_flag("--all-frames", opt.all_frames, "print every frame");
   frame->excludes(all);
-  app.add_option("--out", opt.out,
-                 "also write every frame to FILE, format by extension: .glb or .gltf (glTF 2.0: the parts as "
-                 "named nodes with box meshes, the frames as one LINEAR animation; 1 unit = 1 stud)")
-      ->type_name("FILE");
+  auto* svg = app.add_option("--svg", opt.svg,
+                             "also draw the solved skeleton to an SVG file: front and side views, part boxes, pivots, "
+                             "bones, the root part, control targets and poles, a scale bar in studs. Draws the printed "
+                             "frame; with --all-frames an onion skin of every Nth frame (--svg-every)")
+                  ->type_name("FILE");
+  app.add_option("--svg-every", opt.svg_every,
+                 "with --svg: draw every Nth frame (default 10 for --all-frames, 1 for --svg-animate; the last "
+                 "frame is always drawn)")
+      ->check(CLI::Range(1, 100000))
+      ->needs(svg);
+  app.add_flag("--svg-animate", opt.svg_animate,
+               "with --svg: write an animated SVG that plays every frame of the run (or every Nth) in a browser, "
+               "looping, without script")
+      ->needs(svg)
+      ->excludes(frame);
+  auto* out = app.add_option("--out", opt.out,
+                             "also write every solved frame of the run to FILE, format by extension: .rbxmx = Roblox "
+                             "KeyframeSequence (Keyframes at the frame times, Pose CFrame = the joint's T, Weight 1, "
+                             "linear easing) for Roblox Studio's Animation Editor")
+                  ->type_name("FILE");
+  app.add_flag("--loop", opt.loop, "with --out FILE.rbxmx: KeyframeSequence.Loop = true (default false)")->needs(out);
+  app.add_option("--priority", opt.priority,
+                 "with --out FILE.rbxmx: KeyframeSequence.Priority, one of Idle, Movement, Action, Action2, Action3, "
+                 "Action4, Core")
+      ->check(CLI::IsMember({"Idle", "Movement", "Action", "Action2", "Action3", "Action4", "Core"}))
+      ->capture_default_str()
+      ->needs(out);
   app.add_flag("--bake", opt.bake,
                "retargeted clips: bake the retarget once (cached per clip and binding) and play the baked clip "
                "natively; the table header says so");

@@ -98,6 +98,8 @@ bool solve_kind(detail::IkControl& c, Slot& s, const FrameInputs& in) {
   if (s.pole) {
     pole = detail::evaluate_target(*s.pole, in.frame.root, in.world, in.frame.time);
     if (is_finite(pole)) pole_ptr = &pole;
+    s.report.has_pole = pole_ptr != nullptr;
+    s.report.pole = pole;
   }
   detail::solve_ik_control(c, in.rig, in.frame.root, in.local, in.world, *target, pole_ptr, s.candidates);
   return true;

@@ -64,6 +64,15 @@ void check_json_depth(std::string_view text, size_t max_depth) {
   }
 }
 
+Status write_text_file(const std::filesystem::path& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return make_error(path.string() + ": cannot open file for writing");
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.flush();
+  if (!out) return make_error(path.string() + ": write failed");
+  return Success{};
+}
+
 Json parse_json(std::string_view text) {
   check_json_depth(text, kMaxJsonDepth);
   try {

@@ -41,6 +41,10 @@ std::string read_text_file(const std::filesystem::path& path);
 /// `max_depth` (brackets inside strings do not count). Linear, no recursion.
 void check_json_depth(std::string_view text, size_t max_depth);
 
+/// Writes `text` to `path` (replacing it). Fails with "<path>: cannot open file for writing" or
+/// "<path>: write failed".
+Status write_text_file(const std::filesystem::path& path, std::string_view text);
+
 /// Parses JSON text; a syntax error or nesting deeper than kMaxJsonDepth throws LoadError
 /// naming line and column.
 Json parse_json(std::string_view text);

@@ -7,51 +7,19 @@
 
 #include "asterune/io/roblox.hpp"
 #include "json_read.hpp"
+#include "roblox_xml.hpp"
 
 namespace asterune::io {
 namespace {
 
 using detail::LoadError;
+using detail::parse_number;
+using detail::property;
+using detail::read_cframe;
 
 bool is_part_class(std::string_view c) {
   return c == "Part" || c == "MeshPart" || c == "WedgePart" || c == "CornerWedgePart" || c == "TrussPart" ||
          c == "UnionOperation";
-}
-
-/// The <Properties> child named `name` (any element type), or an empty node.
-pugi::xml_node property(const pugi::xml_node& item, std::string_view name) {
-  for (pugi::xml_node p : item.child("Properties").children())
-    if (name == p.attribute("name").value()) return p;
-  return {};
-}
-
-struct ItemLabel {
-  std::string text;  // e.g. "Motor6D 'Neck' (referent RBX12...)"
-};
-
-float parse_number(const pugi::xml_node& n, const std::string& where) {
-  const char* s = n.child_value();
-  char* end = nullptr;
-  const float v = std::strtof(s, &end);
-  while (end && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')) ++end;
-  if (end == s || (end && *end != '\0')) throw LoadError{where, std::string("not a number: '") + s + "'"};
-  return v;
-}
-
-Transform read_cframe(const pugi::xml_node& item, std::string_view name, const std::string& label) {
-  const pugi::xml_node cf = property(item, name);
-  const std::string where = label + " " + std::string(name);
-  if (!cf) throw LoadError{label, "missing property " + std::string(name)};
-  static constexpr const char* kKeys[12] = {"X", "Y", "Z", "R00", "R01", "R02", "R10", "R11", "R12", "R20", "R21", "R22"};
-  CFrameComponents c{};
-  for (size_t i = 0; i < 12; ++i) {
-    const pugi::xml_node v = cf.child(kKeys[i]);
-    if (!v) throw LoadError{where, std::string("missing component ") + kKeys[i]};
-    c[i] = parse_number(v, where + "." + kKeys[i]);
-  }
-  Result<Transform> t = from_cframe(c);
-  if (!t) throw LoadError{where, "not a valid CFrame: " + t.message()};
-  return t.value();
 }
 
 glm::vec3 read_vector3(const pugi::xml_node& v, const std::string& where) {
@@ -88,7 +56,7 @@ void collect(const pugi::xml_node& top, std::vector<RawPart>& parts, std::vector
     const std::string cls = item.attribute("class").value();
     const std::string ref = item.attribute("referent").value();
     const std::string name = property(item, "Name").child_value();
-    const std::string label = cls + " '" + name + "' (referent " + ref + ")";
+    const std::string label = detail::item_label(item);
     if (cls == "Model" && model_name.empty()) model_name = name;
     if (is_part_class(cls)) {
       RawPart p;
@@ -118,13 +86,10 @@ void collect(const pugi::xml_node& top, std::vector<RawPart>& parts, std::vector
 
 Result<RigDesc> parse_rbxmx(std::string_view text, std::string_view file_label, std::string_view default_name) {
   pugi::xml_document doc;
-  const pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size());
-  if (!parsed) {
-    size_t line = 1;
-    for (ptrdiff_t i = 0; i < parsed.offset && static_cast<size_t>(i) < text.size(); ++i)
-      if (text[static_cast<size_t>(i)] == '\n') ++line;
-    return detail::to_error(file_label, LoadError{"line " + std::to_string(line),
-                                                  std::string("invalid XML: ") + parsed.description()});
+  try {
+    detail::load_xml(doc, text);
+  } catch (const LoadError& e) {
+    return detail::to_error(file_label, e);
   }
   const pugi::xml_node root = doc.child("roblox");
   if (!root) return detail::to_error(file_label, LoadError{"", "not a Roblox XML model (no <roblox> element)"});

@@ -1,6 +1,5 @@
 #include "asterune/io/rig_file.hpp"
 
-#include <fstream>
 #include <map>
 
 #include "rig_document.hpp"
@@ -144,12 +143,7 @@ std::string write_rig_json(const RigDesc& desc) {
 }
 
 Status write_rig_file(const RigDesc& desc, const std::filesystem::path& path) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return make_error(path.string() + ": cannot open file for writing");
-  out << write_rig_json(desc);
-  out.flush();
-  if (!out) return make_error(path.string() + ": write failed");
-  return Success{};
+  return detail::write_text_file(path, write_rig_json(desc));
 }
 
 }  // namespace asterune::io

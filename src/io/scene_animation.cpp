@@ -8,6 +8,7 @@
 
 #include "asterune/io/bvh.hpp"
 #include "asterune/io/gltf.hpp"
+#include "asterune/io/keyframe_sequence.hpp"
 #include "asterune/retarget/humanoid.hpp"
 #include "asterune/rig/rig.hpp"
 #include "scene_blocks.hpp"
@@ -111,8 +112,14 @@ Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::opti
     out.skeleton = std::move(g.value().skeleton);
     out.clip = std::move(g.value().clips.front());
     if (units_to_studs) out.skeleton.units_to_studs = *units_to_studs;
+  } else if (ext == ".rbxmx") {
+    auto k = read_keyframe_sequence_file(path);
+    if (!k) return k.error();
+    out.clip = std::move(k.value().clip);
+    out.skeleton.name = out.clip.name;
+    out.native_only = true;
   } else {
-    return make_error(path.string() + ": unsupported clip format '" + ext + "' (expected .bvh, .gltf or .glb)");
+    return make_error(path.string() + ": unsupported clip format '" + ext + "' (expected .bvh, .gltf, .glb or .rbxmx)");
   }
   return out;
 }

@@ -59,7 +59,17 @@ TEST_CASE("pole sets the elbow side", "[ik_control]") {
     const glm::vec3 pole_perp = pole - axis * glm::dot(pole, axis);
     CHECK(glm::dot(elbow_perp, pole_perp) > 0.0f);
     CHECK(stack.report(0).reached);
+    // The report carries the world pole it used (for drawings).
+    CHECK(stack.report(0).has_pole);
+    CHECK(stack.report(0).pole == glm::vec3(-1.5f, 3.0f, pole_z));
   }
+}
+
+TEST_CASE("a control without a pole reports none", "[ik_control]") {
+  Character ch;
+  auto stack = ch.stack({left_arm({-1.3f, 3.2f, -0.9f})});
+  ch.update(stack);
+  CHECK_FALSE(stack.report(0).has_pole);
 }
 
 TEST_CASE("longer chains use FABRIK, CCD on request, one segment aims", "[ik_control]") {

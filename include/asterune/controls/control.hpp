@@ -85,6 +85,8 @@ struct ControlReport {
   /// own pivot, so the chain reaches (and residual is measured) with that pivot itself and the
   /// end joint takes no positional turn (e.g. 0.1019 typed for an ankle pivot at 0.10194).
   bool endpoint_snapped = false;
+  bool has_pole = false;       // IK: a finite pole was used this frame (drawings show it)
+  glm::vec3 pole{0.0f};        // IK: that world pole point
 };
 
 }  // namespace asterune

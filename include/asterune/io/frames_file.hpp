@@ -2,6 +2,7 @@
 // `asterune-solve --format json` (docs/formats.md) and read by other tools.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@ struct ControlRecord {
   std::string name;
   bool reached = false;
   float residual = 0.0f;  // what is left: IK studs to the target; look-at radians of gaze error
+  glm::vec3 target{0.0f};           // the (smoothed) world target the control used (drawings; not in JSON)
+  std::optional<glm::vec3> pole;    // IK: the world pole point, when the control has one (not in JSON)
 };
 
 /// One solved frame: per joint in layout order, the final T, its coverage and the world

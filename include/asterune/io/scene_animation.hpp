@@ -2,7 +2,8 @@
 //   "animation": {"clip": "walk.bvh", "loop": true,
 //                 "retarget": {"map": "auto", "rest_matching": true, "translation": true,
 //                              "scale": "auto"}}
-// `clip` is relative to the scene file (BVH, or glTF .gltf/.glb: its first animation).
+// `clip` is relative to the scene file (BVH, glTF .gltf/.glb: its first animation, or a Roblox
+// KeyframeSequence .rbxmx, which plays natively only: its Pose names are part names).
 // `retarget` may be left out: it then means {"map": "auto", "rest_matching": true,
 // "translation": true, "scale": "auto"}. A clip whose track names are the rig's own names plays
 // natively whatever the retarget block says (SPEC P3).
@@ -51,9 +52,11 @@ struct SourceClip {
   SourceSkeleton skeleton;
   Clip clip;
   bool rest_on_ground = false;  // BVH: root OFFSET 0, absolute root positions in the motion
+  bool native_only = false;     // Roblox KeyframeSequence: no source skeleton, plays natively only
 };
 
-/// Loads a BVH (.bvh) or glTF (.gltf, .glb: first animation of skin 0) clip. BVH lengths are
+/// Loads a BVH (.bvh), glTF (.gltf, .glb: first animation of skin 0) or Roblox KeyframeSequence
+/// (.rbxmx, keyframe_sequence.hpp: native_only, with an empty skeleton) clip. BVH lengths are
 /// taken as CMU units (kCmuUnitsToStuds), glTF as metres, unless `units_to_studs` is given.
 /// BVH clips set rest_on_ground (their root positions are absolute, their root OFFSET 0).
 Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::optional<float> units_to_studs = {});
