@@ -1,5 +1,7 @@
 #include "controls_step.hpp"
 
+#include <variant>
+
 namespace asterune::cli {
 
 ControlStackStep::ControlStackStep(const Rig& rig, const std::vector<ControlDesc>& controls, const std::string& origin)
@@ -15,6 +17,8 @@ void ControlStackStep::update(float time, float dt, const Transform& root, std::
   for (int i = 0; i < stack_.size(); ++i) {
     const asterune::ControlReport& r = stack_.report(i);
     reports.push_back(io::ControlRecord{stack_.desc(i).name, r.reached, r.residual});
+    if (std::holds_alternative<SpringSettings>(stack_.desc(i).settings))
+      reports.back().spring = io::SpringRecord{r.substeps, r.resets};
   }
 }
 
