@@ -144,29 +144,26 @@ SpringFrameReport solve_spring_control(SpringControl& c, const Rig& rig, const T
     }
   }
   if (!c.has_state) {
+    // A first frame (or one after a reset) starts on the animated pose at this frame's time,
+    // with zero velocity, and does not step: there is no previous frame to move from.
     std::copy(c.targets.begin(), c.targets.end(), c.points.begin());
     std::fill(c.velocities.begin(), c.velocities.end(), glm::vec3(0.0f));
     std::copy(c.frame_lengths.begin(), c.frame_lengths.end(), c.lengths.begin());
-    std::copy(c.targets.begin(), c.targets.end(), c.previous_targets.begin());
-    std::copy(c.shapes.begin(), c.shapes.end(), c.previous_shapes.begin());
-    c.previous_root = root_pivot;
-    c.has_state = true;
+  } else {
+    SpringChainFrame frame;
+    frame.root_from = c.previous_root;
+    frame.root_to = root_pivot;
+    frame.targets_from = c.previous_targets;
+    frame.targets_to = c.targets;
+    frame.lengths = c.lengths;
+    frame.shapes_from = c.previous_shapes;
+    frame.shapes_to = c.shapes;
+    const SpringStepReport step = step_spring_chain(c.params, frame, spring_substeps(dt), c.points, c.velocities);
+    if (!step.ok) return report;
+    report.substeps = step.substeps;
+    report.resets += step.resets;
   }
-
-  SpringChainFrame frame;
-  frame.root_from = c.previous_root;
-  frame.root_to = root_pivot;
-  frame.targets_from = c.previous_targets;
-  frame.targets_to = c.targets;
-  frame.lengths = c.lengths;
-  frame.shapes_from = c.previous_shapes;
-  frame.shapes_to = c.shapes;
-  const SpringSubsteps plan = spring_substeps(dt);
-  const SpringStepReport step = step_spring_chain(c.params, frame, plan, c.points, c.velocities);
-  if (!step.ok) return report;
-  report.substeps = step.substeps;
-  report.resets += step.resets;
-
+  c.has_state = true;
   c.previous_root = root_pivot;
   std::copy(c.targets.begin(), c.targets.end(), c.previous_targets.begin());
   std::copy(c.shapes.begin(), c.shapes.end(), c.previous_shapes.begin());

@@ -146,13 +146,13 @@ SpringStepReport step_spring_chain(const SpringParams& params, const SpringChain
   report.ok = true;
   report.substeps = substeps.count;
 
-  // S6 before stepping: a teleport (or stale state) snaps the chain onto this frame's targets
-  // and the frame runs from there without interpolating from the old place.
-  bool interpolate = true;
+  // S6 before stepping: a teleport (or stale state) snaps the chain onto this frame's targets;
+  // the frame ends there (the chain starts again at this frame's time, as on a first frame).
   if (needs_reset(frame, points, velocities)) {
     reset_to_targets(frame, points, velocities);
-    interpolate = false;
-    ++report.resets;
+    report.resets = 1;
+    report.substeps = 0;
+    return report;
   }
 
   const size_t shapes = frame.shapes_to.size();
@@ -160,7 +160,7 @@ SpringStepReport step_spring_chain(const SpringParams& params, const SpringChain
   if (substeps.count > 0 && h > 0.0f) {
     for (int i = 1; i <= substeps.count; ++i) {
       // Animated inputs move linearly across the frame's substeps (frame-rate independence).
-      const float s = interpolate ? static_cast<float>(i) / static_cast<float>(substeps.count) : 1.0f;
+      const float s = static_cast<float>(i) / static_cast<float>(substeps.count);
       glm::vec3 pivot = frame.root_from + (frame.root_to - frame.root_from) * s;
       for (size_t k = 0; k < n; ++k) {
         const glm::vec3 target = frame.targets_from[k] + (frame.targets_to[k] - frame.targets_from[k]) * s;

@@ -104,8 +104,8 @@ struct SpringStepReport {
 /// Steps `points`/`velocities` (n each, the retained state of rule S1) through one frame.
 /// Rule S6 is checked before the substeps (a retained endpoint that is nonfinite or more than
 /// 8 segment lengths from its target now: the whole chain goes onto targets_to with zero
-/// velocity, and the frame then runs without interpolation, so a teleport snaps instead of
-/// flinging) and after them (a nonfinite result is reset the same way). With `substeps.count`
+/// velocity and the frame ends there, substeps = 0, so a teleport snaps instead of flinging)
+/// and after them (a nonfinite result is reset the same way). With `substeps.count`
 /// 0 nothing moves except by those resets. Unusable input (span sizes, nonfinite pivots,
 /// targets or shapes, a length <= 0): nothing written, ok = false. No allocation.
 SpringStepReport step_spring_chain(const SpringParams& params, const SpringChainFrame& frame,
