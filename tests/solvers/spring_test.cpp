@@ -6,10 +6,13 @@
 #include <cmath>
 #include <limits>
 
+#include <glm/gtc/quaternion.hpp>
+
 #include "asterune/solvers/spring.hpp"
 #include "support/alloc_counter.hpp"
 
 using namespace asterune;
+using asterune::test::AllocationScope;
 
 namespace {
 
