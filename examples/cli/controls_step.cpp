@@ -1,5 +1,6 @@
 #include "controls_step.hpp"
 
+#include <optional>
 #include <variant>
 
 namespace asterune::cli {
@@ -16,9 +17,10 @@ void ControlStackStep::update(float time, float dt, const Transform& root, std::
   stack_.update(rig_, StackFrame{root, dt, time}, local, coverage, world_);
   for (int i = 0; i < stack_.size(); ++i) {
     const asterune::ControlReport& r = stack_.report(i);
-    reports.push_back(io::ControlRecord{stack_.desc(i).name, r.reached, r.residual});
+    io::ControlRecord record{stack_.desc(i).name, r.reached, r.residual, std::nullopt};
     if (std::holds_alternative<SpringSettings>(stack_.desc(i).settings))
-      reports.back().spring = io::SpringRecord{r.substeps, r.resets};
+      record.spring = io::SpringRecord{r.substeps, r.resets};
+    reports.push_back(std::move(record));
   }
 }
 

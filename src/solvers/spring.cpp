@@ -13,9 +13,9 @@ SpringSubsteps spring_substeps(float dt) {
   SpringSubsteps plan;
   if (!(dt > 0.0f)) return plan;  // zero, negative, NaN: hold still
   const float clamped = std::min(dt, kSpringMaxFrameTime);
-  // In double with a relative slack of 1e-6, so a float dt such as 1/60 (0.016666668) is 4
-  // substeps as in exact arithmetic, not 5.
-  const double steps = std::ceil(static_cast<double>(clamped) * kSpringSubstepRate * (1.0 - 1e-6));
+  // In double with a relative slack of 1e-5, so a float dt such as 1/60 (0.016666668), or a
+  // scene's 0.0166667, is 4 substeps as meant, not 5.
+  const double steps = std::ceil(static_cast<double>(clamped) * kSpringSubstepRate * (1.0 - 1e-5));
   plan.count = std::clamp(static_cast<int>(steps), 1, kSpringMaxSubsteps);
   plan.dt = clamped;
   plan.h = clamped / static_cast<float>(plan.count);

@@ -52,9 +52,9 @@ struct SpringSubsteps {
 };
 
 /// Rule S3: dt clamped to [0, 0.05] and split into min(8, ceil(dt * 240)) substeps. dt <= 0,
-/// NaN: no substep (the chain holds still). +infinity counts as 0.05. A float dt within 1e-6
-/// (relative) below or above a whole number of 1/240 s steps does not gain a substep from
-/// rounding (1/60 s in float is 4 substeps, not 5).
+/// NaN: no substep (the chain holds still). +infinity counts as 0.05. A float dt within 1e-5
+/// (relative) above a whole number of 1/240 s steps does not gain a substep from rounding
+/// (1/60 s in float, or 0.0166667, is 4 substeps, not 5).
 SpringSubsteps spring_substeps(float dt);
 
 /// A collider shape in world space (rule S7). A sphere uses `a`; a capsule is every point
