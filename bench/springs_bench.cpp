@@ -1,4 +1,4 @@
-// Spring chains (SPEC S1-S7, docs/springs.md): one 60 Hz frame (4 substeps) of a 3-segment
+// Spring chains (rules S1-S7, docs/springs.md): one 60 Hz frame (4 substeps) of a 3-segment
 // chain, with and without two colliders. `ns_per_segment` is the figure the issue asks for.
 // BM_SpringChain* time the pure step (asterune/solvers/spring.hpp); BM_SpringControl* the
 // whole stack update of the tail of examples/tailed_r15.rig.json (reading the animated pose,

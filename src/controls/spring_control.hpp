@@ -1,4 +1,4 @@
-// Rig-bound spring control (SPEC S1-S7, CS7): binds a SpringSettings to a rig at setup (chain,
+// Rig-bound spring control (rules S1-S7, CS7): binds a SpringSettings to a rig at setup (chain,
 // endpoint, colliders, state and scratch sized once), then each frame reads the animated
 // pivots and endpoints from the current world pose, steps the pure spring chain
 // (asterune/solvers/spring.hpp) from the previous frame's animated pose to this one, and turns

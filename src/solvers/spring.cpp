@@ -1,4 +1,4 @@
-// Spring chains (SPEC S1-S7): substep plan, semi-implicit Euler step, length constraint,
+// Spring chains (rules S1-S7): substep plan, semi-implicit Euler step, length constraint,
 // collider push-out and the per-frame chain step. See include/asterune/solvers/spring.hpp.
 #include "asterune/solvers/spring.hpp"
 

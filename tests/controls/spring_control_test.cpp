@@ -1,4 +1,4 @@
-// Spring controls in the stack (SPEC S1-S7, CS7, RG1) on examples/tailed_r15.rig.json (R15 plus
+// Spring controls in the stack (rules S1-S7, CS7, RG1) on examples/tailed_r15.rig.json (R15 plus
 // a three-part tail) and on a one-segment pendulum, with the real CMU walk clip
 // (tests/data/bvh/cmu_131_01_start_walk_stop.bvh) driving the torso.
 //

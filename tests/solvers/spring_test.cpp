@@ -1,4 +1,4 @@
-// Pure spring chain pieces (SPEC S2, S3, S6, S7): the substep plan, the length constraint,
+// Pure spring chain pieces (rules S2, S3, S6, S7): the substep plan, the length constraint,
 // the collider push-out, resets, lengths kept over many frames, no allocation.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Spring chains (SPEC S1-S7) as a pure function on caller spans: a chain of n segments, each
+// Spring chains (rules S1-S7) as a pure function on caller spans: a chain of n segments, each
 // with a retained endpoint and velocity, is stepped toward its animated endpoints over one
 // frame. Geometry in, points out; no rig, no allocation, no exceptions. The rig-bound control
 // (src/controls/spring_control.hpp) reads the points from the pose and turns the result into
