@@ -21,7 +21,7 @@
 #include "asterune/io/scene_animation.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/rig/world.hpp"
-#include "r15_rig.hpp"
+#include "support/r15_rig.hpp"
 #include "support/alloc_counter.hpp"
 
 using namespace asterune;
