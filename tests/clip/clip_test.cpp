@@ -315,11 +315,11 @@ TEST_CASE("empty tracks and missing joints sample the default with coverage 0", 
   CHECK(angle_between(local[1].rotation, about({0, 0, 1}, 90)) < 1e-5f);
   CHECK(local[2].position == glm::vec3(0, 3, 0));
 
-  // Short output spans: only the first joints are written, nothing out of bounds.
+  // Short output spans (rule RG4): nothing is written, nothing out of bounds.
   std::vector<Transform> small(2);
   std::vector<float> small_cov(1, 0.5f);
-  sample_clip(clip, b.value(), 0.3f, WrapMode::kLoop, small, small_cov);
-  CHECK(small_cov[0] == 0.0f);
+  CHECK_FALSE(sample_clip(clip, b.value(), 0.3f, WrapMode::kLoop, small, small_cov));
+  CHECK(small_cov[0] == 0.5f);                    // untouched
   CHECK(small[1].position == glm::vec3(0.0f));  // untouched
 
   // Two tracks naming one source joint are refused.
@@ -372,4 +372,24 @@ TEST_CASE("sample_clip allocates nothing and never produces nonfinite output", "
     REQUIRE(scope.count() == 0);
   }
   CHECK(finite);
+}
+
+TEST_CASE("sample_clip given spans of the wrong size writes nothing and returns false (rule RG4)", "[clip][sample]") {
+  const Rig rig = make_test_rig();
+  Clip clip;
+  clip.name = "swing";
+  clip.duration = 1.0f;
+  clip.tracks.push_back(rotation_track("LeftArm", {0.0f, 1.0f}, {about({0, 1, 0}, 0), about({0, 1, 0}, 90)}));
+  Result<ClipBinding> b = build_clip_binding(clip, rig);
+  REQUIRE(b.ok());
+  const size_t n = static_cast<size_t>(rig.joint_count());
+  const Transform marker = Transform::from_position({3, 3, 3});
+  std::vector<Transform> local(n - 1, marker);
+  std::vector<float> coverage(n, 0.5f);
+  CHECK_FALSE(sample_clip(clip, b.value(), 0.5f, WrapMode::kClamp, local, coverage));
+  for (const Transform& t : local) CHECK(t.position == marker.position);
+  for (float c : coverage) CHECK(c == 0.5f);
+  std::vector<Transform> full(n, marker);
+  CHECK(sample_clip(clip, b.value(), 0.5f, WrapMode::kClamp, full, coverage));
+  CHECK(coverage[static_cast<size_t>(joint_named(rig, "LeftArm"))] == 1.0f);
 }
