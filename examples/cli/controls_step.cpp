@@ -1,5 +1,8 @@
 #include "controls_step.hpp"
 
+#include <optional>
+#include <variant>
+
 namespace asterune::cli {
 
 ControlStackStep::ControlStackStep(const Rig& rig, const std::vector<ControlDesc>& controls, const std::string& origin)
@@ -14,8 +17,10 @@ void ControlStackStep::update(float time, float dt, const Transform& root, std::
   stack_.update(rig_, StackFrame{root, dt, time}, local, coverage, world_);
   for (int i = 0; i < stack_.size(); ++i) {
     const asterune::ControlReport& r = stack_.report(i);
-    io::ControlRecord rec{stack_.desc(i).name, r.reached, r.residual, r.target, std::nullopt};
+    io::ControlRecord rec{stack_.desc(i).name, r.reached, r.residual, r.target, std::nullopt, std::nullopt};
     if (r.has_pole) rec.pole = r.pole;
+    if (std::holds_alternative<SpringSettings>(stack_.desc(i).settings))
+      rec.spring = io::SpringRecord{r.substeps, r.resets};
     reports.push_back(std::move(rec));
   }
 }

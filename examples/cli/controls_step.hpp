@@ -1,7 +1,7 @@
 // asterune-solve: the control stack as a frame step (SPEC CS1-CS8). Binds the scene's
-// "controls" (ik, look_at) to the run's rig once; each frame runs the stack on the sampled
-// pose and appends every control's report (name, reached, residual, target and pole points)
-// for --format json and --svg.
+// "controls" (ik, look_at, spring) to the run's rig once; each frame runs the stack on the
+// sampled pose and appends every control's report (name, reached, residual, target and pole
+// points; for springs also substeps and resets) for --format json and --svg.
 #pragma once
 
 #include <memory>

@@ -76,6 +76,7 @@ cli::Run make_run(const Options& opt) {
   run.rig = std::move(rig.value());
   if (run.rig.joint_count() == 0) throw CliError(scene.rig + ": the rig has no usable joints");
   run.root = scene.root ? *scene.root : io::default_root_placement(run.rig);
+  run.root_path = scene.root_path;
   run.frames = scene.frames;
   run.dt = scene.dt;
 

@@ -48,9 +48,9 @@ void run_frames(Run& run, int first_recorded, int last_recorded,
     reset_pose(pose.local_span(), pose.coverage_span());
     rec.controls.clear();
     if (run.source) run.source->sample(t, pose.local_span(), pose.coverage_span());
-    for (auto& step : run.steps)
-      step->update(t, run.dt, run.root, pose.local_span(), pose.coverage_span(), rec.controls);
-    evaluate_world(run.rig, run.root, pose.local_span(), rec.world);
+    const Transform root = run.root_path.empty() ? run.root : io::sample_root_path(run.root_path, t);
+    for (auto& step : run.steps) step->update(t, run.dt, root, pose.local_span(), pose.coverage_span(), rec.controls);
+    evaluate_world(run.rig, root, pose.local_span(), rec.world);
     if (f >= first_recorded && f <= last_recorded) {
       rec.frame = f;
       rec.time = t;
@@ -99,9 +99,9 @@ std::string format_table_header(const Run& run) {
   const Rig& rig = run.rig;
   std::string s;
   const Transform& r = run.root;
-  s += fmt("rig %s: %d joints, root part %s at (%.3f, %.3f, %.3f); %d frame(s), dt %.4f s\n", rig.name().c_str(),
+  s += fmt("rig %s: %d joints, root part %s at (%.3f, %.3f, %.3f)%s; %d frame(s), dt %.4f s\n", rig.name().c_str(),
            rig.joint_count(), rig.part(rig.root_part()).name.c_str(), z(r.position.x), z(r.position.y), z(r.position.z),
-           run.frames, run.dt);
+           run.root_path.empty() ? "" : " (moving along a path from there)", run.frames, run.dt);
   s += "T = the joint's animated transform (child = P * C0 * T * C1^-1); rotation as quaternion [w x y z]\n"
        "and as Euler angles in degrees, XYZ order: R = Rx(x) * Ry(y) * Rz(z) (Roblox CFrame.Angles).\n"
        "world = the child part's world position (studs). cov = coverage.\n";
@@ -126,8 +126,11 @@ std::string format_table_frame(const Run& run, const io::FrameRecord& rec) {
                rec.coverage[i], z(t.position.x), z(t.position.y), z(t.position.z), z(t.rotation.w), z(t.rotation.x),
                z(t.rotation.y), z(t.rotation.z), e.x, e.y, e.z, z(w.x), z(w.y), z(w.z));
     }
-    for (const io::ControlRecord& c : rec.controls)
-      s += fmt("control %s: %s, residual %.4f\n", c.name.c_str(), c.reached ? "reached" : "not reached", c.residual);
+    for (const io::ControlRecord& c : rec.controls) {
+      s += fmt("control %s: %s, residual %.4f", c.name.c_str(), c.reached ? "reached" : "not reached", c.residual);
+      if (c.spring) s += fmt(", substeps %d, resets %d", c.spring->substeps, c.spring->resets);
+      s += "\n";
+    }
   }
   return s;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "asterune/io/frames_file.hpp"
+#include "asterune/io/scene_file.hpp"
 #include "asterune/rig/pose.hpp"
 #include "asterune/rig/rig.hpp"
 
@@ -61,6 +62,7 @@ class WaveDemoSource final : public PoseSource {
 struct Run {
   Rig rig;
   Transform root;
+  std::vector<io::RootKey> root_path;  // non-empty: the root moves along it (io::sample_root_path)
   int frames = 1;
   float dt = 1.0f / 60.0f;
   std::unique_ptr<PoseSource> source;

@@ -12,6 +12,7 @@
 #include "controls/bound_target.hpp"
 #include "controls/ik_control.hpp"
 #include "controls/look_at_control.hpp"
+#include "controls/spring_control.hpp"
 
 namespace asterune {
 
@@ -28,7 +29,7 @@ const char* to_string(ControlStatus status) {
 
 // A bound control. Adding a control kind means: a bound type in `Bound`, a branch in bind(),
 // and overloads of the per-kind hooks below (joints_of, reset_kind, solve_kind, measure_kind).
-using Bound = std::variant<detail::IkControl, detail::LookAtControl>;
+using Bound = std::variant<detail::IkControl, detail::LookAtControl, detail::SpringControl>;
 
 struct ControlStack::Slot {
   ControlDesc desc;
@@ -65,10 +66,12 @@ struct FrameInputs {
 // joints_of: the joints a kind may change, parents first (ascending layout order).
 std::span<const int> joints_of(const detail::IkControl& c) { return c.joints; }
 std::span<const int> joints_of(const detail::LookAtControl& c) { return c.joints; }
+std::span<const int> joints_of(const detail::SpringControl& c) { return c.joints; }
 
 // reset_kind: forget retained solver state (rule CS7).
 void reset_kind(detail::IkControl& c) { detail::reset_ik_control(c); }
 void reset_kind(detail::LookAtControl&) {}
+void reset_kind(detail::SpringControl& c) { detail::reset_spring_control(c); }
 
 // The smoothed target of a targeted control (rule CS6), or nullopt when it is not finite.
 std::optional<glm::vec3> smoothed_target(Slot& s, const FrameInputs& in) {
@@ -112,6 +115,16 @@ bool solve_kind(detail::LookAtControl& c, Slot& s, const FrameInputs& in) {
   return true;
 }
 
+// A spring follows the animated pose, not a target (rules S1-S7).
+bool solve_kind(detail::SpringControl& c, Slot& s, const FrameInputs& in) {
+  const detail::SpringFrameReport r =
+      detail::solve_spring_control(c, in.rig, in.frame.root, in.local, in.world, in.frame.dt, s.candidates);
+  s.report.substeps = r.substeps;
+  s.report.resets = r.resets;
+  if (r.ok) s.report.target = c.targets.back();
+  return r.ok;
+}
+
 // measure_kind: fills the report from the blended pose (`in.world` is current again).
 void measure_kind(const detail::IkControl& c, Slot& s, const FrameInputs& in) {
   ControlReport& rep = s.report;
@@ -130,6 +143,11 @@ void measure_kind(const detail::LookAtControl& c, Slot& s, const FrameInputs& in
   s.report.residual = r.residual;
   s.report.clamped = r.clamped;
   s.report.reached = r.valid && r.reached;
+}
+
+void measure_kind(const detail::SpringControl& c, Slot& s, const FrameInputs& in) {
+  s.report.residual = glm::length(detail::spring_tip(c, in.world) - c.targets.back());
+  s.report.reached = s.report.residual <= 1e-3f;
 }
 
 std::span<const int> joints_of(const Bound& b) {
@@ -153,6 +171,10 @@ Result<Slot> bind_slot(const Rig& rig, const ControlDesc& control) {
       slot.pole = std::move(pole).value();
     }
     auto bound = detail::build_ik_control(rig, *ik, what);
+    if (!bound) return bound.error();
+    slot.bound = std::move(bound).value();
+  } else if (const auto* spring = std::get_if<SpringSettings>(&control.settings)) {
+    auto bound = detail::build_spring_control(rig, *spring, what);
     if (!bound) return bound.error();
     slot.bound = std::move(bound).value();
   } else {

@@ -25,8 +25,13 @@ Json frame_json(const Rig& rig, const FrameRecord& rec) {
   }
   f["joints"] = std::move(joints);
   Json controls = Json::array();
-  for (const ControlRecord& c : rec.controls)
+  for (const ControlRecord& c : rec.controls) {
     controls.push_back(Json{{"name", c.name}, {"reached", c.reached}, {"residual", float_json(c.residual)}});
+    if (c.spring) {
+      controls.back()["substeps"] = c.spring->substeps;
+      controls.back()["resets"] = c.spring->resets;
+    }
+  }
   f["controls"] = std::move(controls);
   return f;
 }

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "asterune/solvers/spring.hpp"
+
 namespace asterune::io::detail {
 namespace {
 
@@ -51,14 +53,75 @@ float read_angle_limit(const Json& v, const std::string& pointer) {
   return a;
 }
 
+// The keys every control kind shares: name, priority, weight, enabled.
+void read_common(const Json& v, const std::string& pointer, ControlDesc& d) {
+  d.name = read_name(require_member(v, pointer, "name"), child_pointer(pointer, "name"));
+  if (const Json* p = find_member(v, "priority")) d.priority = read_int(*p, child_pointer(pointer, "priority"));
+  if (const Json* w = find_member(v, "weight")) d.weight = read_weight(*w, child_pointer(pointer, "weight"));
+  if (const Json* e = find_member(v, "enabled")) d.enabled = read_bool(*e, child_pointer(pointer, "enabled"));
+}
+
+float read_nonnegative(const Json& v, const std::string& pointer, float max, const char* unit) {
+  const float x = read_float(v, pointer);
+  if (x < 0.0f || x > max)
+    fail(pointer, "must be in [0, " + std::to_string(static_cast<int>(max)) + "] (" + unit + ")");
+  return x;
+}
+
+// {"type": "sphere"|"capsule", "part", "offset", ["offset_end"], "radius"}
+SpringCollider read_collider(const Json& v, const std::string& pointer) {
+  require_object(v, pointer);
+  const std::string type = read_name(require_member(v, pointer, "type"), child_pointer(pointer, "type"));
+  SpringCollider c;
+  if (type == "sphere") {
+    check_keys(v, pointer, {"type", "part", "offset", "radius"});
+  } else if (type == "capsule") {
+    check_keys(v, pointer, {"type", "part", "offset", "offset_end", "radius"});
+    c.shape = SpringColliderShape::kCapsule;
+    c.offset_end = read_vec3(require_member(v, pointer, "offset_end"), child_pointer(pointer, "offset_end"));
+  } else {
+    fail(child_pointer(pointer, "type"), "unknown collider type '" + type + "' (expected sphere or capsule)");
+  }
+  c.part = read_name(require_member(v, pointer, "part"), child_pointer(pointer, "part"));
+  if (const Json* o = find_member(v, "offset")) c.offset = read_vec3(*o, child_pointer(pointer, "offset"));
+  c.radius = read_float(require_member(v, pointer, "radius"), child_pointer(pointer, "radius"));
+  if (!(c.radius > 0.0f)) fail(child_pointer(pointer, "radius"), "must be a positive number of studs");
+  return c;
+}
+
+// A spring chain (rules S1-S7): no target, it follows the animated pose.
+ControlDesc read_spring_control(const Json& v, const std::string& pointer) {
+  check_keys(v, pointer, {"type", "name", "chain_root", "end", "end_offset", "stiffness", "damping", "gravity",
+                          "colliders", "priority", "weight", "enabled"});
+  ControlDesc d;
+  read_common(v, pointer, d);
+  SpringSettings sp;
+  sp.chain_root = read_name(require_member(v, pointer, "chain_root"), child_pointer(pointer, "chain_root"));
+  sp.end = read_name(require_member(v, pointer, "end"), child_pointer(pointer, "end"));
+  if (const Json* o = find_member(v, "end_offset")) sp.end_offset = read_vec3(*o, child_pointer(pointer, "end_offset"));
+  if (const Json* k = find_member(v, "stiffness"))
+    sp.stiffness = read_nonnegative(*k, child_pointer(pointer, "stiffness"), kSpringMaxStiffness, "1/s^2");
+  if (const Json* c = find_member(v, "damping"))
+    sp.damping = read_nonnegative(*c, child_pointer(pointer, "damping"), kSpringMaxDamping, "1/s");
+  if (const Json* g = find_member(v, "gravity")) sp.gravity = read_vec3(*g, child_pointer(pointer, "gravity"));
+  if (const Json* cs = find_member(v, "colliders")) {
+    const std::string cp = child_pointer(pointer, "colliders");
+    require_array(*cs, cp);
+    for (size_t i = 0; i < cs->size(); ++i) sp.colliders.push_back(read_collider((*cs)[i], child_pointer(cp, i)));
+  }
+  d.settings = sp;
+  return d;
+}
+
 ControlDesc read_control(const Json& v, const std::string& pointer) {
   require_object(v, pointer);
   const std::string type = read_name(require_member(v, pointer, "type"), child_pointer(pointer, "type"));
-  if (type == "feet" || type == "spring")
+  if (type == "feet")
     fail(child_pointer(pointer, "type"),
-         "control type '" + type + "' is not supported yet by this version of asterune (supported: ik, look_at)");
+         "control type '" + type + "' is not supported yet by this version of asterune (supported: ik, look_at, spring)");
+  if (type == "spring") return read_spring_control(v, pointer);
   if (type != "ik" && type != "look_at")
-    fail(child_pointer(pointer, "type"), "unknown control type '" + type + "' (expected ik or look_at)");
+    fail(child_pointer(pointer, "type"), "unknown control type '" + type + "' (expected ik, look_at or spring)");
   if (type == "ik")
     check_keys(v, pointer, {"type", "name", "chain_root", "end", "end_offset", "target", "pole", "solver", "priority",
                             "weight", "smooth_time", "enabled", "orientation"});
@@ -67,15 +130,12 @@ ControlDesc read_control(const Json& v, const std::string& pointer) {
                             "enabled", "forward", "yaw_limit_deg", "pitch_limit_deg", "joint_weights"});
 
   ControlDesc d;
-  d.name = read_name(require_member(v, pointer, "name"), child_pointer(pointer, "name"));
+  read_common(v, pointer, d);
   d.target = read_target(require_member(v, pointer, "target"), child_pointer(pointer, "target"));
-  if (const Json* p = find_member(v, "priority")) d.priority = read_int(*p, child_pointer(pointer, "priority"));
-  if (const Json* w = find_member(v, "weight")) d.weight = read_weight(*w, child_pointer(pointer, "weight"));
   if (const Json* s = find_member(v, "smooth_time")) {
     d.smooth_time = read_float(*s, child_pointer(pointer, "smooth_time"));
     if (d.smooth_time < 0.0f) fail(child_pointer(pointer, "smooth_time"), "must be >= 0 seconds (0 = no smoothing)");
   }
-  if (const Json* e = find_member(v, "enabled")) d.enabled = read_bool(*e, child_pointer(pointer, "enabled"));
   const std::string chain_root = read_name(require_member(v, pointer, "chain_root"), child_pointer(pointer, "chain_root"));
   const std::string end = read_name(require_member(v, pointer, "end"), child_pointer(pointer, "end"));
 

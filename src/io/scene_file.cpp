@@ -1,5 +1,7 @@
 #include "asterune/io/scene_file.hpp"
 
+#include <cmath>
+
 #include "scene_blocks.hpp"
 
 namespace asterune::io {
@@ -11,6 +13,31 @@ std::filesystem::path SceneBlockContext::resolve(const std::string& path) const 
 }
 
 namespace {
+
+// {"path": [{"t", "position", "rotation"?}...]}: at least one key, times nondecreasing.
+std::vector<RootKey> read_root_path(const Json& v, const std::string& pointer) {
+  check_keys(v, pointer, {"path"});
+  const std::string pp = child_pointer(pointer, "path");
+  const Json& path = require_member(v, pointer, "path");
+  require_array(path, pp);
+  if (path.empty()) fail(pp, "a root path needs at least one key");
+  std::vector<RootKey> keys;
+  for (size_t i = 0; i < path.size(); ++i) {
+    const std::string kp = child_pointer(pp, i);
+    const Json& k = path[i];
+    require_object(k, kp);
+    check_keys(k, kp, {"t", "position", "rotation"});
+    RootKey key;
+    key.t = read_float(require_member(k, kp, "t"), child_pointer(kp, "t"));
+    require_member(k, kp, "position");
+    Json placement = k;
+    placement.erase("t");
+    key.placement = read_placement(placement, kp);
+    if (!keys.empty() && key.t < keys.back().t) fail(child_pointer(kp, "t"), "path times must not decrease");
+    keys.push_back(key);
+  }
+  return keys;
+}
 
 constexpr std::string_view kCoreKeys[] = {"format", "rig", "root", "pose", "frames", "dt"};
 
@@ -38,7 +65,14 @@ SceneDesc read_scene_document(const Json& doc, const SceneBlockContext& ctx) {
   scene.file = ctx.scene_file;
   const std::string rig = read_name(require_member(doc, "", "rig"), "/rig");
   scene.rig = rig.starts_with("builtin:") ? rig : ctx.resolve(rig).string();
-  if (const Json* root = find_member(doc, "root")) scene.root = read_placement(*root, "/root");
+  if (const Json* root = find_member(doc, "root")) {
+    if (root->is_object() && find_member(*root, "path")) {
+      scene.root_path = read_root_path(*root, "/root");
+      scene.root = scene.root_path.front().placement;
+    } else {
+      scene.root = read_placement(*root, "/root");
+    }
+  }
   if (const Json* pose = find_member(doc, "pose")) scene.pose = ctx.resolve(read_name(*pose, "/pose"));
   if (const Json* frames = find_member(doc, "frames")) {
     scene.frames = read_int(*frames, "/frames");
@@ -54,6 +88,19 @@ SceneDesc read_scene_document(const Json& doc, const SceneBlockContext& ctx) {
 }
 
 }  // namespace
+
+Transform sample_root_path(std::span<const RootKey> path, float time) {
+  if (path.empty()) return Transform::identity();
+  if (!std::isfinite(time) || time <= path.front().t) return path.front().placement;
+  if (time >= path.back().t) return path.back().placement;
+  size_t hi = 1;
+  while (path[hi].t < time) ++hi;  // path.back().t > time, so this stops inside the path
+  const RootKey& a = path[hi - 1];
+  const RootKey& b = path[hi];
+  const float span = b.t - a.t;
+  if (!(span > 0.0f)) return b.placement;
+  return interpolate(a.placement, b.placement, (time - a.t) / span);
+}
 
 Result<SceneDesc> parse_scene_json(std::string_view text, const std::filesystem::path& scene_file) {
   try {

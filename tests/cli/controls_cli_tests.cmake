@@ -1,8 +1,9 @@
 # asterune-solve with controls (formats.md "controls", SPEC CS1-CS8), run against the real binary:
 #   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -DTMP_ROOT=<tmp root> -P controls_cli_tests.cmake
 # The default demo shows the arm reaching and the head tracking; scenes with ik and look_at
-# controls report reached/residual per control in --format json; unsupported control types
-# (feet, spring) and bad controls fail with exit 2 and one stderr line naming the problem.
+# controls report reached/residual per control in --format json (springs also substeps and
+# resets); unsupported control types (feet) and bad controls fail with exit 2 and one stderr
+# line naming the problem.
 cmake_minimum_required(VERSION 3.25)
 if(NOT CLI OR NOT SOURCE_DIR)
   message(FATAL_ERROR "usage: cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -DTMP_ROOT=<tmp root> -P controls_cli_tests.cmake")
@@ -83,7 +84,12 @@ file(WRITE "${TMP}/spring.scene.json" [=[
 {"format": "asterune.scene/1", "rig": "builtin:r15",
  "controls": [{"type": "spring", "name": "Tail", "chain_root": "Tail1", "end": "Tail3"}]}
 ]=])
-expect_bad("not supported yet" "${TMP}/spring.scene.json")
+expect_bad("control 'Tail': chain_root 'Tail1'" "${TMP}/spring.scene.json")
+file(WRITE "${TMP}/spring_own.scene.json" [=[
+{"format": "asterune.scene/1", "rig": "builtin:r15",
+ "controls": [{"type": "spring", "name": "Tail", "chain_root": "Tail1", "end": "Tail3",
+               "colliders": [{"type": "sphere", "part": "Tail2", "radius": 0.3}]}]}
+]=])
 file(WRITE "${TMP}/chain.scene.json" [=[
 {"format": "asterune.scene/1", "rig": "builtin:r15",
  "controls": [{"type": "ik", "name": "Bad", "chain_root": "LeftUpperArm", "end": "RightHand",
@@ -91,5 +97,33 @@ file(WRITE "${TMP}/chain.scene.json" [=[
 ]=])
 expect_bad("does not descend" "${TMP}/chain.scene.json")
 expect_bad("control 'Bad'" "${TMP}/chain.scene.json")
+
+expect_bad("not a collider for itself" --rig examples/tailed_r15.rig.json "${TMP}/spring_own.scene.json")
+file(WRITE "${TMP}/spring_collider.scene.json" [=[
+{"format": "asterune.scene/1", "rig": "builtin:r15",
+ "controls": [{"type": "spring", "name": "Arm", "chain_root": "LeftUpperArm", "end": "LeftHand",
+               "colliders": [{"type": "cube", "part": "Head", "radius": 0.3}]}]}
+]=])
+expect_bad("/controls/0/colliders/0/type: unknown collider type 'cube'" "${TMP}/spring_collider.scene.json")
+
+# 4. The tail walk example: a spring tail on a walking, turning character (moving root path);
+#    every frame reports the spring's substeps (4 at 60 Hz after the first frame) and resets.
+run(examples/tail_walk.scene.json --format json --all-frames)
+if(NOT RC EQUAL 0)
+  fail("tail_walk: exit ${RC}: ${ERR}")
+endif()
+string(JSON nframes LENGTH "${OUT}" frames)
+math(EXPR last "${nframes} - 1")
+string(JSON name GET "${OUT}" frames ${last} controls 0 name)
+string(JSON substeps GET "${OUT}" frames ${last} controls 0 substeps)
+string(JSON resets GET "${OUT}" frames ${last} controls 0 resets)
+string(JSON first_substeps GET "${OUT}" frames 0 controls 0 substeps)
+if(NOT name STREQUAL "Tail" OR NOT substeps EQUAL 4 OR NOT resets EQUAL 0 OR NOT first_substeps EQUAL 0)
+  fail("tail_walk: expected Tail with 4 substeps, 0 resets (first frame 0 substeps), got ${name} ${substeps} ${resets} ${first_substeps}")
+endif()
+run(examples/tail_walk.scene.json --frames 2)
+expect_contains("${OUT}" "control Tail: " "tail_walk table")
+expect_contains("${OUT}" "substeps 4, resets 0" "tail_walk table")
+expect_contains("${OUT}" "(moving along a path from there)" "tail_walk table")
 
 file(REMOVE_RECURSE "${TMP}")

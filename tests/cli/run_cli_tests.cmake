@@ -119,7 +119,8 @@ file(WRITE "${TMP}/wrongtag.scene.json" "{\"format\": \"asterune.rig/1\", \"rig\
 expect_bad("/format: unsupported format 'asterune.rig/1'" "${TMP}/wrongtag.scene.json")
 file(WRITE "${TMP}/controls.scene.json"
      "{\"format\": \"asterune.scene/1\", \"rig\": \"builtin:r15\", \"controls\": [{\"type\": \"spring\", \"name\": \"S\"}]}")
-expect_bad("/controls/0/type: control type 'spring' is not supported yet" "${TMP}/controls.scene.json")
+expect_bad("/controls/0: " "${TMP}/controls.scene.json")
+expect_bad("chain_root" "${TMP}/controls.scene.json")
 file(WRITE "${TMP}/typo.scene.json" "{\"format\": \"asterune.scene/1\", \"rig\": \"builtin:r15\", \"frame\": 3}")
 expect_bad("/frame: unknown key 'frame'" "${TMP}/typo.scene.json")
 file(WRITE "${TMP}/badpose.pose.json" "{\"format\": \"asterune.pose/1\", \"joints\": {\"Tail9\": {}}}")

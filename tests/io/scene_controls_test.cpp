@@ -1,5 +1,6 @@
-// The scene "controls" block (formats.md): ik and look_at controls, targets, poles; other
-// types fail clearly. Bound against the built-in R15 rig to check the names resolve.
+// The scene "controls" block (formats.md): ik, look_at and spring controls, targets, poles,
+// colliders; the moving root path; other types fail clearly. Bound against the built-in R15 rig to check the names resolve.
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,80 @@ TEST_CASE("scene controls: the formats.md ik and look_at examples read and bind"
   CHECK(stack.ok());
 }
 
+TEST_CASE("scene controls: a spring block reads every key", "[scene][controls]") {
+  const std::string text = scene_with(R"([
+    {"type": "spring", "name": "Tail", "chain_root": "Tail1", "end": "Tail3", "end_offset": [0, -0.3, 0],
+     "stiffness": 40, "damping": 3, "gravity": [0, -60, 0], "priority": 2, "weight": 0.5, "enabled": false,
+     "colliders": [{"type": "sphere", "part": "RightUpperLeg", "offset": [0, 0, 0.6], "radius": 0.4},
+                   {"type": "capsule", "part": "LeftUpperLeg", "offset": [0, 0.4, 0], "offset_end": [0, -0.6, 0],
+                    "radius": 0.55}]},
+    {"type": "spring", "name": "Ear", "chain_root": "Head", "end": "Head"}
+  ])");
+  auto scene = io::parse_scene_json(text, "s.json");
+  INFO((scene.ok() ? std::string() : scene.message()));
+  REQUIRE(scene.ok());
+  const auto& c = scene.value().controls;
+  REQUIRE(c.size() == 2);
+  CHECK(c[0].priority == 2);
+  CHECK(c[0].weight == 0.5f);
+  CHECK_FALSE(c[0].enabled);
+  const auto& sp = std::get<SpringSettings>(c[0].settings);
+  CHECK(sp.chain_root == "Tail1");
+  CHECK(sp.end == "Tail3");
+  REQUIRE(sp.end_offset.has_value());
+  CHECK(*sp.end_offset == glm::vec3(0, -0.3f, 0));
+  CHECK(sp.stiffness == 40.0f);
+  CHECK(sp.damping == 3.0f);
+  CHECK(sp.gravity == glm::vec3(0, -60, 0));
+  REQUIRE(sp.colliders.size() == 2);
+  CHECK(sp.colliders[0].shape == SpringColliderShape::kSphere);
+  CHECK(sp.colliders[0].part == "RightUpperLeg");
+  CHECK(sp.colliders[0].offset == glm::vec3(0, 0, 0.6f));
+  CHECK(sp.colliders[0].radius == 0.4f);
+  CHECK(sp.colliders[1].shape == SpringColliderShape::kCapsule);
+  CHECK(sp.colliders[1].offset_end == glm::vec3(0, -0.6f, 0));
+  const auto& ear = std::get<SpringSettings>(c[1].settings);
+  CHECK_FALSE(ear.end_offset.has_value());
+  CHECK(ear.stiffness == 60.0f);
+  CHECK(ear.colliders.empty());
+}
+
+TEST_CASE("scene root: a path moves the root linearly with slerped rotation, held at the ends", "[scene]") {
+  auto scene = io::parse_scene_json(R"({"format": "asterune.scene/1", "rig": "builtin:r15",
+    "root": {"path": [{"t": 1, "position": [0, 3, 0]},
+                      {"t": 3, "position": [4, 3, -2], "rotation": [0, 0, 1, 0]}]}})",
+                                    "s.json");
+  INFO((scene.ok() ? std::string() : scene.message()));
+  REQUIRE(scene.ok());
+  const auto& path = scene.value().root_path;
+  REQUIRE(path.size() == 2);
+  REQUIRE(scene.value().root.has_value());
+  CHECK(scene.value().root->position == glm::vec3(0, 3, 0));
+  // Held before the first key and after the last.
+  CHECK(io::sample_root_path(path, 0.0f).position == glm::vec3(0, 3, 0));
+  CHECK(io::sample_root_path(path, 9.0f).position == glm::vec3(4, 3, -2));
+  // Halfway: position (2, 3, -1); rotation halfway from identity to 180 degrees about Y = 90 degrees.
+  const Transform mid = io::sample_root_path(path, 2.0f);
+  CHECK(mid.position.x == Approx(2.0f));
+  CHECK(mid.position.z == Approx(-1.0f));
+  const glm::vec3 forward = mid.rotation * glm::vec3(0, 0, -1);
+  CHECK(std::fabs(forward.x) == Approx(1.0f).margin(1e-5));
+  CHECK(forward.z == Approx(0.0f).margin(1e-5));
+
+  auto bad = io::parse_scene_json(R"({"format": "asterune.scene/1", "rig": "builtin:r15",
+    "root": {"path": [{"t": 1, "position": [0, 3, 0]}, {"t": 0.5, "position": [0, 3, 0]}]}})", "b.json");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.message().find("/root/path/1/t") != std::string::npos);
+  auto empty = io::parse_scene_json(R"({"format": "asterune.scene/1", "rig": "builtin:r15", "root": {"path": []}})",
+                                    "b.json");
+  REQUIRE_FALSE(empty.ok());
+  CHECK(empty.message().find("at least one key") != std::string::npos);
+  auto nopos = io::parse_scene_json(R"({"format": "asterune.scene/1", "rig": "builtin:r15", "root": {"path": [{"t": 0}]}})",
+                                    "b.json");
+  REQUIRE_FALSE(nopos.ok());
+  CHECK(nopos.message().find("position") != std::string::npos);
+}
+
 TEST_CASE("scene controls: bad blocks fail with the JSON path and the reason", "[scene][controls]") {
   auto fails = [](const std::string& controls, const std::string& where, const std::string& why) {
     auto scene = io::parse_scene_json(scene_with(controls), "bad.json");
@@ -71,8 +146,22 @@ TEST_CASE("scene controls: bad blocks fail with the JSON path and the reason", "
     CHECK(scene.message().find(why) != std::string::npos);
   };
   fails(R"([{"type": "feet", "name": "Feet", "legs": []}])", "/controls/0/type", "not supported yet");
-  fails(R"([{"type": "spring", "name": "Tail", "chain_root": "Tail1", "end": "Tail3"}])", "/controls/0/type",
-        "not supported yet");
+  fails(R"([{"type": "spring", "name": "Tail", "end": "Tail3"}])", "/controls/0", "chain_root");
+  fails(R"([{"type": "spring", "name": "Tail", "chain_root": "Tail1", "end": "Tail3", "target": {"position": [0, 0, 0]}}])",
+        "/controls/0/target", "unknown key");
+  fails(R"([{"type": "spring", "name": "Tail", "chain_root": "Tail1", "end": "Tail3", "stiffness": -1}])",
+        "/controls/0/stiffness", "[0, 10000]");
+  fails(R"([{"type": "spring", "name": "Tail", "chain_root": "Tail1", "end": "Tail3", "damping": 500}])",
+        "/controls/0/damping", "[0, 100]");
+  fails(R"([{"type": "spring", "name": "Tail", "chain_root": "Tail1", "end": "Tail3",
+             "colliders": [{"type": "cube", "part": "Head", "radius": 1}]}])",
+        "/controls/0/colliders/0/type", "sphere or capsule");
+  fails(R"([{"type": "spring", "name": "Tail", "chain_root": "Tail1", "end": "Tail3",
+             "colliders": [{"type": "capsule", "part": "Head", "radius": 1}]}])",
+        "/controls/0/colliders/0", "offset_end");
+  fails(R"([{"type": "spring", "name": "Tail", "chain_root": "Tail1", "end": "Tail3",
+             "colliders": [{"type": "sphere", "part": "Head", "radius": 0}]}])",
+        "/controls/0/colliders/0/radius", "positive");
   fails(R"([{"type": "wobble", "name": "X"}])", "/controls/0/type", "unknown control type");
   fails(R"([{"type": "ik", "name": "A", "chain_root": "LeftUpperArm", "end": "LeftHand"}])", "/controls/0",
         "target");

@@ -1,5 +1,5 @@
 // Control descriptions and per-frame reports: the plain data a ControlStack is built from
-// (SPEC CS1-CS8). A control is one of a small closed set of kinds (IK, look-at) held in a
+// (SPEC CS1-CS8). A control is one of a small closed set of kinds (IK, look-at, spring) held in a
 // std::variant; there is no class hierarchy. Descriptions are setup-time data (they own
 // strings and vectors); the stack binds them to a rig once and then runs allocation-free.
 #pragma once
@@ -51,6 +51,32 @@ struct LookAtSettings {
   std::vector<float> joint_weights;      // empty: even spread (joint k takes 1/(n-k) of what remains)
 };
 
+/// A collider a spring chain is kept out of (SPEC S7), fixed in one of the rig's parts.
+enum class SpringColliderShape { kSphere, kCapsule };
+
+struct SpringCollider {
+  SpringColliderShape shape = SpringColliderShape::kSphere;
+  std::string part;               // the part it moves with (a child part name, parent-qualified name, or the root part)
+  glm::vec3 offset{0.0f};         // sphere centre, or the capsule's first end, in the part's frame
+  glm::vec3 offset_end{0.0f};     // capsule only: the second end, in the part's frame
+  float radius = 0.5f;            // studs, > 0
+};
+
+/// A spring chain (SPEC S1-S7, docs/springs.md): the joints from the one placing `chain_root`
+/// down to the one placing `end` swing after their animated pose. Each joint carries one
+/// segment, from its pivot to the next joint's pivot; the last segment ends at `end_offset` in
+/// the end part's frame, by default the point opposite the end joint's pivot through the end
+/// part's centre. The control has no target: the animated pose is what it follows.
+struct SpringSettings {
+  std::string chain_root;
+  std::string end;
+  std::optional<glm::vec3> end_offset;  // nullopt: opposite the end joint's pivot through the part centre
+  float stiffness = 60.0f;              // 1/s^2, in [0, 10000]
+  float damping = 6.0f;                 // 1/s, in [0, 100]
+  glm::vec3 gravity{0.0f};              // studs/s^2, world (Roblox's default gravity is 196.2 down)
+  std::vector<SpringCollider> colliders;
+};
+
 /// One control of a stack.
 struct ControlDesc {
   std::string name;
@@ -59,7 +85,7 @@ struct ControlDesc {
   float smooth_time = 0.0f;  // seconds; <= 0: no target smoothing (CS6)
   bool enabled = true;
   Target target;
-  std::variant<IkSettings, LookAtSettings> settings;
+  std::variant<IkSettings, LookAtSettings, SpringSettings> settings;
 };
 
 /// Why a control did or did not change the pose this frame.
@@ -87,6 +113,10 @@ struct ControlReport {
   bool endpoint_snapped = false;
   bool has_pole = false;       // IK: a finite pole was used this frame (drawings show it)
   glm::vec3 pole{0.0f};        // IK: that world pole point
+  int substeps = 0;            // spring: substeps run this frame (rule S3)
+  int resets = 0;              // spring: resets fired this frame (rules S5, S6)
+  // A spring has no target: its residual is the studs from the chain's tip to the animated
+  // tip (how far it swings), `reached` when that is <= 0.001.
 };
 
 }  // namespace asterune

@@ -32,7 +32,8 @@ class Rig;
 struct StackFrame {
   Transform root;       // world placement of the rig's root part (read, never written)
   float dt = 0.0f;      // seconds since the previous update; <= 0 or NaN: smoothing holds still;
-                        // huge or +inf: the smoothed target jumps to the target
+                        // huge or +inf: the smoothed target jumps to the target. Springs step
+                        // min(dt, 0.05) in min(8, ceil(dt * 240)) substeps (rule S3), none for <= 0 or NaN
   float time = 0.0f;    // scene time in seconds, for path targets
 };
 

@@ -15,12 +15,19 @@ namespace asterune::io {
 inline constexpr std::string_view kFramesFormat = "asterune.frames/1";
 
 /// One control's outcome in a printed frame (copied from the stack's ControlReport).
+/// A spring control's per-frame counts (SPEC S3, S5, S6).
+struct SpringRecord {
+  int substeps = 0;
+  int resets = 0;
+};
+
 struct ControlRecord {
   std::string name;
   bool reached = false;
   float residual = 0.0f;  // what is left: IK studs to the target; look-at radians of gaze error
   glm::vec3 target{0.0f};           // the (smoothed) world target the control used (drawings; not in JSON)
   std::optional<glm::vec3> pole;    // IK: the world pole point, when the control has one (not in JSON)
+  std::optional<SpringRecord> spring;  // spring controls only: printed as "substeps", "resets"
 };
 
 /// One solved frame: per joint in layout order, the final T, its coverage and the world
@@ -37,7 +44,7 @@ struct FrameRecord {
 /// Serializes frames as one `asterune.frames/1` object:
 /// {"format", "rig", "frames": [{"frame", "time", "joints": [{"name", "part0", "part1",
 /// "parent", "transform": {"position", "rotation"}, "coverage", "world": {...}}], "controls":
-/// [{"name", "reached", "residual"}]}]}. Part names (not ids) are printed; rotations are
+/// [{"name", "reached", "residual", and for springs "substeps", "resets"}]}]}. Part names (not ids) are printed; rotations are
 /// [w, x, y, z]. Each record must hold rig.joint_count() entries per array.
 std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frames);
 

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,12 +24,25 @@ namespace asterune::io {
 
 inline constexpr std::string_view kSceneFormat = "asterune.scene/1";
 
+/// One timed placement of a moving root (`"root": {"path": [...]}`).
+struct RootKey {
+  float t = 0.0f;        // seconds, nondecreasing along the path
+  Transform placement;   // position, and rotation (identity when the key gives none)
+};
+
+/// The root placement of a path at `time`: position linear and rotation slerped (shortest
+/// arc) between the keys around it, held at the first key before it and the last key after it
+/// (also for a nonfinite time: the first key). An empty path gives identity. No allocation.
+Transform sample_root_path(std::span<const RootKey> path, float time);
+
 struct SceneDesc {
   std::filesystem::path file;                  // the scene file (empty for a scene built in code)
   std::string rig = "builtin:r15";             // "builtin:..." or a path, already resolved against
                                                // the scene file's folder (load with io::load_rig)
   std::optional<Transform> root;               // root part placement; nullopt = the rig's default
-                                               // (io::default_root_placement)
+                                               // (io::default_root_placement); with a root path,
+                                               // the path's first placement
+  std::vector<RootKey> root_path;              // `"root": {"path": [...]}`: the root moves (empty: it stays at `root`)
   std::optional<std::filesystem::path> pose;   // asterune.pose/1 file, resolved like `rig`
   int frames = 1;                              // number of frames to run, >= 1
   float dt = 1.0f / 60.0f;                     // seconds per frame, > 0
@@ -38,7 +52,7 @@ struct SceneDesc {
 
 /// Parses `asterune.scene/1` text; relative paths are resolved against the folder of
 /// `scene_file` (which is also used in messages). Keys: format (required), rig (required),
-/// root (placement), pose, frames (integer 1..100000), dt (number in (0, 1]); keys starting
+/// root (a placement, or {"path": [{"t", "position", optional "rotation"}...]}), pose, frames (integer 1..100000), dt (number in (0, 1]); keys starting
 /// with '_' are comments. Fails naming the file, the JSON path and the reason, including for
 /// unknown keys and for blocks not supported yet.
 Result<SceneDesc> parse_scene_json(std::string_view text, const std::filesystem::path& scene_file);

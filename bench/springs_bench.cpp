@@ -1,0 +1,124 @@
+// Spring chains (rules S1-S7, docs/springs.md): one 60 Hz frame (4 substeps) of a 3-segment
+// chain, with and without two colliders. `per_segment` (time per segment per frame) is the figure.
+// BM_SpringChain* time the pure step (asterune/solvers/spring.hpp); BM_SpringControl* the
+// whole stack update of the tail of examples/tailed_r15.rig.json (reading the animated pose,
+// the step, the joint rotations, blending and the world refresh) with the root moving.
+#include <benchmark/benchmark.h>
+
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "asterune/controls/stack.hpp"
+#include "asterune/io/rig_loader.hpp"
+#include "asterune/solvers/spring.hpp"
+
+using namespace asterune;
+
+namespace {
+
+void set_per_segment(benchmark::State& state, int segments) {
+  // Seconds of CPU time per segment (printed with an SI prefix: "86n" = 86 ns).
+  state.counters["per_segment"] = benchmark::Counter(static_cast<double>(segments),
+                                                     benchmark::Counter::kIsIterationInvariantRate |
+                                                         benchmark::Counter::kInvert);
+}
+
+void BM_SpringChain(benchmark::State& state) {
+  const bool colliders = state.range(0) != 0;
+  const std::array<float, 3> lengths{0.8f, 0.8f, 0.6f};
+  std::array<glm::vec3, 3> from{}, to{}, points{}, velocities{};
+  std::array<SpringShape, 2> shapes{};
+  shapes[0].a = glm::vec3(-0.5f, -1.0f, 0.3f);
+  shapes[0].b = glm::vec3(-0.5f, 0.0f, 0.3f);
+  shapes[0].radius = 0.55f;
+  shapes[0].capsule = true;
+  shapes[1].a = glm::vec3(0.5f, -1.0f, 0.6f);
+  shapes[1].radius = 0.5f;
+  auto pose = [&](int i, std::array<glm::vec3, 3>& out, glm::vec3& root) {
+    const float t = static_cast<float>(i & 1023) / 60.0f;
+    root = glm::vec3(0.2f * std::sin(3.0f * t), 0.0f, 0.0f);
+    const glm::quat q = glm::angleAxis(0.6f * std::sin(2.0f * t), glm::vec3(0, 1, 0));
+    glm::vec3 p = root;
+    for (size_t k = 0; k < 3; ++k) p = out[k] = p + q * glm::vec3(0.0f, -0.7071f, 0.7071f) * lengths[k];
+  };
+  glm::vec3 root_from, root_to;
+  pose(0, from, root_from);
+  points = from;
+  const SpringParams params{40.0f, 3.0f, glm::vec3(0.0f, -60.0f, 0.0f)};
+  const SpringSubsteps plan = spring_substeps(1.0f / 60.0f);
+  int i = 1;
+  for (auto _ : state) {
+    pose(i++, to, root_to);
+    SpringChainFrame f;
+    f.root_from = root_from;
+    f.root_to = root_to;
+    f.targets_from = from;
+    f.targets_to = to;
+    f.lengths = lengths;
+    if (colliders) {
+      f.shapes_from = shapes;
+      f.shapes_to = shapes;
+    }
+    benchmark::DoNotOptimize(step_spring_chain(params, f, plan, points, velocities));
+    from = to;
+    root_from = root_to;
+  }
+  set_per_segment(state, 3);
+}
+BENCHMARK(BM_SpringChain)->Arg(0)->Arg(2)->ArgName("colliders");
+
+void BM_SpringControl(benchmark::State& state) {
+  auto loaded = io::load_rig(std::string(ASTERUNE_TEST_DATA_DIR) + "/../../examples/tailed_r15.rig.json");
+  if (!loaded) {
+    state.SkipWithError(loaded.message().c_str());
+    return;
+  }
+  const Rig rig = std::move(loaded).value();
+  SpringSettings sp;
+  sp.chain_root = "Tail1";
+  sp.end = "Tail3";
+  sp.stiffness = 40.0f;
+  sp.damping = 3.0f;
+  sp.gravity = glm::vec3(0.0f, -60.0f, 0.0f);
+  if (state.range(0) != 0) {
+    SpringCollider leg;
+    leg.shape = SpringColliderShape::kCapsule;
+    leg.part = "LeftUpperLeg";
+    leg.offset = glm::vec3(0.0f, 0.4f, 0.0f);
+    leg.offset_end = glm::vec3(0.0f, -0.6f, 0.0f);
+    leg.radius = 0.55f;
+    SpringCollider ball;
+    ball.part = "RightUpperLeg";
+    ball.offset = glm::vec3(0.0f, 0.0f, 0.6f);
+    ball.radius = 0.4f;
+    sp.colliders = {leg, ball};
+  }
+  ControlDesc d;
+  d.name = "Tail";
+  d.settings = sp;
+  auto built = ControlStack::build(rig, std::vector<ControlDesc>{d});
+  if (!built) {
+    state.SkipWithError(built.message().c_str());
+    return;
+  }
+  ControlStack stack = std::move(built).value();
+  Pose pose = make_pose(rig);
+  std::vector<Transform> world(static_cast<size_t>(rig.joint_count()));
+  int i = 0;
+  for (auto _ : state) {
+    const float t = static_cast<float>(i++ & 1023) / 60.0f;
+    const Transform root{glm::angleAxis(0.5f * std::sin(2.0f * t), glm::vec3(0, 1, 0)),
+                         glm::vec3(0.3f * std::sin(3.0f * t), 3.0f, 0.0f)};
+    reset_pose(pose.local_span(), pose.coverage_span());
+    stack.update(rig, StackFrame{root, 1.0f / 60.0f, t}, pose, world);
+    benchmark::DoNotOptimize(world.data());
+  }
+  set_per_segment(state, 3);
+}
+BENCHMARK(BM_SpringControl)->Arg(0)->Arg(2)->ArgName("colliders");
+
+}  // namespace
+
+BENCHMARK_MAIN();
