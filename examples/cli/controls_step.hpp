@@ -1,9 +1,11 @@
 // asterune-solve: the control stack as a frame step (SPEC CS1-CS8). Binds the scene's
-// "controls" (ik, look_at) to the run's rig once; each frame runs the stack on the sampled
-// pose and appends every control's report (name, reached, residual) for --format json.
+// "controls" (ik, look_at, feet) to the run's rig once; each frame runs the stack on the sampled
+// pose over the scene's ground and appends every control's report (name, reached, residual,
+// and per foot for feet) for --format json.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "asterune/controls/stack.hpp"
@@ -17,11 +19,14 @@ class ControlStackStep final : public FrameStep {
   ControlStackStep(const Rig& rig, const std::vector<ControlDesc>& controls, const std::string& origin);
   void update(float time, float dt, const Transform& root, std::span<Transform> local, std::span<float> coverage,
               std::vector<io::ControlRecord>& reports) override;
+  /// The scene's ground, handed to the stack each frame (rule G1); a bad shape throws CliError.
+  void set_ground(const GroundDesc& ground, const std::string& origin);
 
  private:
   Rig rig_;  // own copy: the Run that holds the original may move
   ControlStack stack_;
   std::vector<Transform> world_;
+  std::optional<Ground> ground_;
 };
 
 /// The controls of the built-in demo on R15: the left arm reaching forward along a path and

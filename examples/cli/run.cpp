@@ -114,8 +114,16 @@ std::string format_table(const Run& run, std::span<const io::FrameRecord> frames
                rec.coverage[i], z(t.position.x), z(t.position.y), z(t.position.z), z(t.rotation.w), z(t.rotation.x),
                z(t.rotation.y), z(t.rotation.z), e.x, e.y, e.z, z(w.x), z(w.y), z(w.z));
     }
-    for (const io::ControlRecord& c : rec.controls)
+    for (const io::ControlRecord& c : rec.controls) {
       s += fmt("control %s: %s, residual %.4f\n", c.name.c_str(), c.reached ? "reached" : "not reached", c.residual);
+      if (!c.feet) continue;
+      for (int i = 0; i < c.feet->foot_count; ++i) {
+        const FootReport& f = c.feet->feet[static_cast<size_t>(i)];
+        s += fmt("  foot %d: %s, lift %.4f, tilt %.2f deg%s\n", i, f.hit ? "hit" : "missed", z(f.lift), z(f.tilt_deg),
+                 f.clamped ? ", clamped" : "");
+      }
+      s += fmt("  pelvis drop %.4f\n", z(c.feet->pelvis_drop));
+    }
   }
   return s;
 }

@@ -9,6 +9,7 @@
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 #include "controls/bound_target.hpp"
+#include "controls/feet_control.hpp"
 #include "controls/ik_control.hpp"
 #include "controls/look_at_control.hpp"
 
@@ -27,7 +28,7 @@ const char* to_string(ControlStatus status) {
 
 // A bound control. Adding a control kind means: a bound type in `Bound`, a branch in bind(),
 // and overloads of the per-kind hooks below (joints_of, reset_kind, solve_kind, measure_kind).
-using Bound = std::variant<detail::IkControl, detail::LookAtControl>;
+using Bound = std::variant<detail::IkControl, detail::LookAtControl, detail::FeetControl>;
 
 struct ControlStack::Slot {
   ControlDesc desc;
@@ -64,10 +65,12 @@ struct FrameInputs {
 // joints_of: the joints a kind may change, parents first (ascending layout order).
 std::span<const int> joints_of(const detail::IkControl& c) { return c.joints; }
 std::span<const int> joints_of(const detail::LookAtControl& c) { return c.joints; }
+std::span<const int> joints_of(const detail::FeetControl& c) { return c.joints; }
 
 // reset_kind: forget retained solver state (rule CS7).
 void reset_kind(detail::IkControl& c) { detail::reset_ik_control(c); }
 void reset_kind(detail::LookAtControl&) {}
+void reset_kind(detail::FeetControl& c) { detail::reset_feet_control(c); }
 
 // The smoothed target of a targeted control (rule CS6), or nullopt when it is not finite.
 std::optional<glm::vec3> smoothed_target(Slot& s, const FrameInputs& in) {
@@ -109,6 +112,13 @@ bool solve_kind(detail::LookAtControl& c, Slot& s, const FrameInputs& in) {
   return true;
 }
 
+// Feet (rules G1-G6): no target; the ground comes with the frame.
+bool solve_kind(detail::FeetControl& c, Slot& s, const FrameInputs& in) {
+  detail::solve_feet_control(c, in.rig, in.frame.root, in.frame.dt, s.desc.smooth_time, in.frame.ground, in.local,
+                             in.world, s.candidates, s.report);
+  return true;
+}
+
 // measure_kind: fills the report from the blended pose (`in.world` is current again).
 void measure_kind(const detail::IkControl& c, Slot& s, const FrameInputs& in) {
   ControlReport& rep = s.report;
@@ -126,6 +136,10 @@ void measure_kind(const detail::LookAtControl& c, Slot& s, const FrameInputs& in
   s.report.residual = r.residual;
   s.report.clamped = r.clamped;
   s.report.reached = r.valid && r.reached;
+}
+
+void measure_kind(const detail::FeetControl& c, Slot& s, const FrameInputs& in) {
+  detail::measure_feet_control(c, in.world, s.report);
 }
 
 std::span<const int> joints_of(const Bound& b) {
@@ -149,6 +163,10 @@ Result<Slot> bind_slot(const Rig& rig, const ControlDesc& control) {
       slot.pole = std::move(pole).value();
     }
     auto bound = detail::build_ik_control(rig, *ik, what);
+    if (!bound) return bound.error();
+    slot.bound = std::move(bound).value();
+  } else if (const auto* feet = std::get_if<FeetSettings>(&control.settings)) {
+    auto bound = detail::build_feet_control(rig, *feet, what);
     if (!bound) return bound.error();
     slot.bound = std::move(bound).value();
   } else {

@@ -30,7 +30,20 @@ std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frame
     f["joints"] = std::move(joints);
     Json controls = Json::array();
     for (const ControlRecord& c : rec.controls)
-      controls.push_back(Json{{"name", c.name}, {"reached", c.reached}, {"residual", float_json(c.residual)}});
+    {
+      Json control{{"name", c.name}, {"reached", c.reached}, {"residual", float_json(c.residual)}};
+      if (c.feet) {
+        Json feet = Json::array();
+        for (int i = 0; i < c.feet->foot_count; ++i) {
+          const FootReport& f = c.feet->feet[static_cast<size_t>(i)];
+          feet.push_back(Json{{"lift", float_json(f.lift)}, {"hit", f.hit}, {"tilt_deg", float_json(f.tilt_deg)},
+                              {"clamped", f.clamped}, {"sole_error", float_json(f.sole_error)}});
+        }
+        control["feet"] = std::move(feet);
+        control["pelvis_drop"] = float_json(c.feet->pelvis_drop);
+      }
+      controls.push_back(std::move(control));
+    }
     f["controls"] = std::move(controls);
     out_frames.push_back(std::move(f));
   }

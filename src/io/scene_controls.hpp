@@ -1,6 +1,6 @@
 // Private: reader of the scene's "controls" block (formats.md): control types "ik" and
-// "look_at" become asterune::ControlDesc values in SceneDesc::controls; "feet" and "spring"
-// are refused as not supported yet.
+// "look_at" and "feet" become asterune::ControlDesc values in SceneDesc::controls; "spring"
+// is refused as not supported yet.
 #pragma once
 
 #include <string>

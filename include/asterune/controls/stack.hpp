@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "asterune/controls/control.hpp"
+#include "asterune/controls/ground.hpp"
 #include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
 #include "asterune/rig/pose.hpp"
@@ -34,6 +35,9 @@ struct StackFrame {
   float dt = 0.0f;      // seconds since the previous update; <= 0 or NaN: smoothing holds still;
                         // huge or +inf: the smoothed target jumps to the target
   float time = 0.0f;    // scene time in seconds, for path targets
+  /// Ground for feet controls (rule G1); nullptr = no ground: every foot ray misses. Read
+  /// during update() only, never kept.
+  const GroundQuery* ground = nullptr;
 };
 
 class ControlStack {

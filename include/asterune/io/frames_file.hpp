@@ -2,10 +2,12 @@
 // `asterune-solve --format json` (docs/formats.md) and read by other tools.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "asterune/controls/control.hpp"
 #include "asterune/math/transform.hpp"
 #include "asterune/rig/rig.hpp"
 
@@ -18,6 +20,7 @@ struct ControlRecord {
   std::string name;
   bool reached = false;
   float residual = 0.0f;  // what is left: IK studs to the target; look-at radians of gaze error
+  std::optional<FeetReport> feet;  // feet controls: per-foot lift, hit, tilt, clamped; pelvis drop
 };
 
 /// One solved frame: per joint in layout order, the final T, its coverage and the world
@@ -34,7 +37,8 @@ struct FrameRecord {
 /// Serializes frames as one `asterune.frames/1` object:
 /// {"format", "rig", "frames": [{"frame", "time", "joints": [{"name", "part0", "part1",
 /// "parent", "transform": {"position", "rotation"}, "coverage", "world": {...}}], "controls":
-/// [{"name", "reached", "residual"}]}]}. Part names (not ids) are printed; rotations are
+/// [{"name", "reached", "residual", "feet"?: [{"lift", "hit", "tilt_deg", "clamped", "sole_error"}],
+/// "pelvis_drop"?}]}]}. Part names (not ids) are printed; rotations are
 /// [w, x, y, z]. Each record must hold rig.joint_count() entries per array.
 std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frames);
 
