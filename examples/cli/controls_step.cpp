@@ -16,8 +16,12 @@ void ControlStackStep::update(float time, float dt, const Transform& root, std::
   stack_.update(rig_, frame, local, coverage, world_);
   for (int i = 0; i < stack_.size(); ++i) {
     const asterune::ControlReport& r = stack_.report(i);
-    reports.push_back(io::ControlRecord{stack_.desc(i).name, r.reached, r.residual});
-    if (std::holds_alternative<FeetSettings>(stack_.desc(i).settings)) reports.back().feet = r.feet;
+    io::ControlRecord record;
+    record.name = stack_.desc(i).name;
+    record.reached = r.reached;
+    record.residual = r.residual;
+    if (std::holds_alternative<FeetSettings>(stack_.desc(i).settings)) record.feet = r.feet;
+    reports.push_back(std::move(record));
   }
 }
 
