@@ -126,6 +126,24 @@ TEST_CASE("feet: a step under one foot lifts that sole onto it", "[feet]") {
   CHECK(run.report().reached);
 }
 
+TEST_CASE("feet: up follows the root (rule G6): the step scene turned as a whole gives the turned result", "[feet]") {
+  // Everything (root placement, floor, step) turned 25 degrees about +Z and 40 about +Y: the
+  // default up is the root's +Y, so the left sole must end on the turned step top.
+  const glm::quat r = glm::angleAxis(40.0f * kPi / 180.0f, glm::vec3(0, 1, 0)) *
+                      glm::angleAxis(25.0f * kPi / 180.0f, glm::vec3(0, 0, 1));
+  GroundPlane floor;
+  floor.normal = r * glm::vec3(0, 1, 0);
+  GroundBox step = box(r * glm::vec3(-0.5f, 0.2f, 0), {1, 0.4f, 1});
+  step.rotation = r;
+  const Ground ground = make_ground(GroundDesc{{floor}, {step}, {}});
+  FeetRun run;
+  run.ch.root = Transform{r, r * glm::vec3(0, 3, 0)};
+  run.update(&ground);
+  CHECK(glm::length(run.sole("LeftFoot") - r * glm::vec3(-0.5f, 0.4f, 0)) < 0.01f);
+  CHECK(glm::length(run.sole("RightFoot") - r * glm::vec3(0.5f, 0.0f, 0)) < 0.01f);
+  CHECK(run.report().feet.feet[0].lift == Approx(0.4f).margin(1e-4));
+}
+
 TEST_CASE("feet: a pit under one foot drops the pelvis and bends the other knee forward", "[feet]") {
   // Floor at 0 under the left foot (box top at 0, x in [-1, 0]), pit bottom at -0.3 elsewhere.
   const Ground ground = make_ground(GroundDesc{{floor_at(-0.3f)}, {box({-0.5f, -0.5f, 0}, {1, 1, 1})}, {}});
@@ -444,4 +462,23 @@ TEST_CASE("feet: a real walk clip crossing a step", "[feet][clip]") {
   }
   CHECK(on_step > 40);
   CHECK(on_floor > 40);
+}
+
+TEST_CASE("feet: bad dt holds the smoothing, huge dt jumps to the target", "[feet]") {
+  const Ground none = make_ground(GroundDesc{{floor_at(0.0f)}, {}, {}});
+  const Ground step = make_ground(GroundDesc{{floor_at(0.0f)}, {box({-0.5f, 0.2f, 0}, {1, 0.4f, 1})}, {}});
+  ControlDesc d = feet_desc();
+  d.smooth_time = 0.1f;
+  for (float dt : {std::numeric_limits<float>::quiet_NaN(), 0.0f, -1.0f}) {
+    FeetRun run(d);
+    run.update(&none, 1.0f / 60.0f);
+    run.update(&step, dt);
+    CHECK(run.report().feet.feet[0].lift == 0.0f);  // held: no time passed
+    for (const Transform& t : run.ch.pose.local) CHECK(is_finite(t));
+  }
+  FeetRun run(d);
+  run.update(&none, 1.0f / 60.0f);
+  run.update(&step, std::numeric_limits<float>::infinity());
+  CHECK(run.report().feet.feet[0].lift == Approx(0.4f).margin(1e-5));
+  CHECK(run.sole("LeftFoot").y == Approx(0.4f).margin(0.01));
 }
