@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "controls/rig_chain.hpp"
+#include "asterune/math/scalar.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 #include "asterune/solvers/two_bone.hpp"
@@ -12,7 +13,6 @@ namespace asterune::detail {
 
 namespace {
 
-constexpr float kDegToRad = 3.14159265358979f / 180.0f;
 // Below these a lift, a tilt or a pelvis drop counts as none, so float noise in the reference
 // height never bends a straight leg on flat ground (the pose stays bit-identical).
 constexpr float kLiftDeadBand = 1e-4f;   // studs
@@ -179,7 +179,7 @@ void solve_feet_control(FeetControl& c, const Rig& rig, const Transform& root, f
     }
     foot.hit = c.hits[i].hit;
     foot.lift = lift;
-    foot.tilt_deg = tilt / kDegToRad;
+    foot.tilt_deg = tilt * kRadToDeg;
     foot.clamped = raw[i].clamped || capped;
     const Transform& foot_w = world[static_cast<size_t>(b.joints[2])];
     foot_rot[i] = q == identity ? foot_w.rotation : glm::normalize(q * foot_w.rotation);

@@ -3,16 +3,11 @@
 #include <cmath>
 
 #include "controls/rig_chain.hpp"
+#include "asterune/math/scalar.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 
 namespace asterune::detail {
-namespace {
-
-constexpr float kDegToRad = 0.017453292519943295f;
-
-}  // namespace
-
 Result<LookAtControl> build_look_at_control(const Rig& rig, const LookAtSettings& settings, const std::string& what) {
   auto chain = resolve_chain(rig, settings.chain_root, settings.end, what);
   if (!chain) return chain.error();

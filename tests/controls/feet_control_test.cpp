@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "asterune/controls/ground.hpp"
+#include "asterune/math/scalar.hpp"
 #include "asterune/io/scene_animation.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "control_helpers.hpp"
@@ -20,7 +21,6 @@ using namespace asterune::test;
 
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
 constexpr float kThigh = 0.8219f;
 constexpr float kShin = 0.9262f;
 const glm::vec3 kSole(0.0f, -0.15f, 0.0f);  // default sole point in the foot's frame

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "asterune/controls/ground.hpp"
+#include "asterune/math/scalar.hpp"
 #include "support/alloc_counter.hpp"
 
 using namespace asterune;
@@ -13,7 +14,6 @@ using asterune::test::AllocationScope;
 
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
 
 GroundRay down_from(const glm::vec3& origin, float length = 10.0f) { return GroundRay{origin, {0, -1, 0}, length}; }
 

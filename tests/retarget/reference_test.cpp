@@ -1,4 +1,4 @@
-// Reference checks on the real CMU BVH clips retargeted onto the built-in R15 (issue 3):
+// Reference checks on the real CMU BVH clips retargeted onto the built-in R15 (rules RT3, RT4, RT8):
 // bone directions against an independent forward kinematics of the raw BVH numbers, and
 // source rest-axis independence on the real skeleton.
 #include <catch2/catch.hpp>
@@ -120,8 +120,10 @@ double check_bone_directions(const std::string& file, std::span<const LimbPair> 
     }
   }
   const double mean = sum / static_cast<double>(count);
-  std::printf("bone direction error %-34s rest matching %-3s frames %4zu limbs %zu: mean %.5f deg, max %.5f deg\n",
-              file.c_str(), rest_matching ? "on" : "off", raw.frames.size(), limbs.size(), mean, worst);
+  char figures[256];  // measured figures, shown when a check below fails
+  std::snprintf(figures, sizeof figures, "bone direction error %-34s rest matching %-3s frames %4zu limbs %zu: mean %.5f deg, max %.5f deg",
+                file.c_str(), rest_matching ? "on" : "off", raw.frames.size(), limbs.size(), mean, worst);
+  INFO(figures);
   if (rest_matching) {
     CHECK(mean < 2.0);
     CHECK(worst < 2.0);
@@ -153,7 +155,7 @@ TEST_CASE("without rest matching a T-pose clip bends the arms-down R15 (the chec
 }
 
 TEST_CASE("re-expressed CMU joint axes leave the retargeted R15 pose unchanged", "[retarget][reference]") {
-  // Issue 3: rotate every source joint frame by a fixed random rotation, compensating offsets,
+  // Rule RT4: rotate every source joint frame by a fixed random rotation, compensating offsets,
   // rest and motion so that world positions are unchanged: target pose equal to 1e-4 rad.
   const Rig rig = r15();
   Loaded src = load("cmu_49_04_run_leap.bvh");
@@ -189,8 +191,10 @@ TEST_CASE("re-expressed CMU joint axes leave the retargeted R15 pose unchanged",
       CHECK(c0[j] == c1[j]);
     }
   }
-  std::printf("re-expressed CMU axes: max target rotation change %.3g rad, max translation change %.3g studs\n",
-              static_cast<double>(worst), static_cast<double>(worst_pos));
+  char figures[256];  // measured figures, shown when a check below fails
+  std::snprintf(figures, sizeof figures, "re-expressed CMU axes: max target rotation change %.3g rad, max translation change %.3g studs",
+                static_cast<double>(worst), static_cast<double>(worst_pos));
+  INFO(figures);
   CHECK(worst < 1e-4f);
   CHECK(worst_pos < 1e-4f);
 }
@@ -264,8 +268,10 @@ TEST_CASE("retargeted CMU feet stand on the R15's ground (auto scale, ground ref
     }
     std::sort(lowest.begin(), lowest.end());
     const float median = lowest[lowest.size() / 2];
-    std::printf("lowest R15 foot corner %-34s min %.3f, median %.3f, max %.3f studs (R15 leg 2.0 studs)\n", file,
-                static_cast<double>(lowest.front()), static_cast<double>(median), static_cast<double>(lowest.back()));
+    char figures[256];  // measured figures, shown when a check below fails
+    std::snprintf(figures, sizeof figures, "lowest R15 foot corner %-34s min %.3f, median %.3f, max %.3f studs (R15 leg 2.0 studs)", file,
+                  static_cast<double>(lowest.front()), static_cast<double>(median), static_cast<double>(lowest.back()));
+    INFO(figures);
     CHECK(std::fabs(median) < 0.3f);
     CHECK(lowest.front() > -0.5f);
   }
