@@ -82,7 +82,7 @@ struct FeetRun {
   }
   bool pose_is(const Pose& other) const {
     for (size_t j = 0; j < ch.pose.local.size(); ++j)
-      if (!same_bits(ch.pose.local[j], other.local[j])) return false;
+      if (!bitwise_equal(ch.pose.local[j], other.local[j])) return false;
     return true;
   }
 };
