@@ -1,12 +1,14 @@
 // Control-stack benchmarks: the pure look-at solver on one joint with limits (BM_LookAt1, a
-// speed goal) and on a 3-joint chain, and a whole stack (four two-bone limbs + look-at) on the
-// built-in R15 rig, per character per frame.
+// speed goal) and on a 3-joint chain, a whole stack (four two-bone limbs + look-at) on the
+// built-in R15 rig, per character per frame, and the feet control (BM_FeetR15, ns per leg).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 
+#include "asterune/controls/ground.hpp"
 #include "asterune/controls/stack.hpp"
 #include "asterune/rig/builtin.hpp"
 #include "asterune/rig/rig.hpp"
@@ -136,6 +138,47 @@ BENCHMARK(BM_StackR15LookAtOnly);
 
 void BM_StackR15Empty(benchmark::State& state) { R15Stack(false, false).run(state); }
 BENCHMARK(BM_StackR15Empty);
+
+// Feet control (rules G1-G6) on R15: both legs, pelvis and normal alignment, on a 20 degree side
+// slope (both feet tilt, one lifts, the other lowers, the pelvis drops) crossed by a step that
+// the root slides over, so lifts and smoothing change every frame. Includes the stack's blend
+// and world refresh and the two library ground rays. Counter ns_per_leg = time / 2 legs.
+void BM_FeetR15(benchmark::State& state) {
+  const Rig rig = build_rig(*builtin_rig_desc("r15")).value();
+  const Pose rest = make_pose(rig);
+  Pose pose = make_pose(rig);
+  std::vector<Transform> world(static_cast<size_t>(rig.joint_count()));
+  ControlDesc d;
+  d.name = "Feet";
+  d.smooth_time = 0.1f;
+  FeetSettings f;
+  f.legs = {FeetLeg{"LeftUpperLeg", "LeftFoot", {}}, FeetLeg{"RightUpperLeg", "RightFoot", {}}};
+  d.settings = f;
+  ControlStack stack = ControlStack::build(rig, std::vector<ControlDesc>{d}).value();
+  GroundDesc g;
+  GroundPlane slope;
+  slope.normal = {std::sin(0.349f), std::cos(0.349f), 0.0f};
+  g.planes.push_back(slope);
+  GroundBox step;
+  step.center = {-0.5f, 0.2f, -1.0f};
+  step.size = {1.0f, 0.8f, 1.0f};
+  g.boxes.push_back(step);
+  const Ground ground = build_ground(g).value();
+  float t = 0.0f;
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    std::copy(rest.local.begin(), rest.local.end(), pose.local.begin());
+    std::copy(rest.coverage.begin(), rest.coverage.end(), pose.coverage.begin());
+    t += 1.0f / 60.0f;
+    if (t > 1.0f) t = 0.0f;
+    const Transform root = Transform::from_position({0.0f, 3.0f, -2.0f * t});
+    stack.update(rig, StackFrame{root, 1.0f / 60.0f, t, &ground}, pose, world);
+    benchmark::DoNotOptimize(pose.local.data());
+  }
+  const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+  state.counters["ns_per_leg"] = ns / (2.0 * static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1)));
+}
+BENCHMARK(BM_FeetR15);
 
 }  // namespace
 

@@ -14,15 +14,24 @@ ControlStackStep::ControlStackStep(const Rig& rig, const std::vector<ControlDesc
 
 void ControlStackStep::update(float time, float dt, const Transform& root, std::span<Transform> local,
                               std::span<float> coverage, std::vector<io::ControlRecord>& reports) {
-  stack_.update(rig_, StackFrame{root, dt, time}, local, coverage, world_);
+  StackFrame frame{root, dt, time};
+  if (ground_) frame.ground = &*ground_;
+  stack_.update(rig_, frame, local, coverage, world_);
   for (int i = 0; i < stack_.size(); ++i) {
     const asterune::ControlReport& r = stack_.report(i);
-    io::ControlRecord rec{stack_.desc(i).name, r.reached, r.residual, r.target, std::nullopt, std::nullopt};
+    io::ControlRecord rec{stack_.desc(i).name, r.reached, r.residual, r.target, std::nullopt, std::nullopt, std::nullopt};
     if (r.has_pole) rec.pole = r.pole;
     if (std::holds_alternative<SpringSettings>(stack_.desc(i).settings))
       rec.spring = io::SpringRecord{r.substeps, r.resets};
+    if (std::holds_alternative<FeetSettings>(stack_.desc(i).settings)) rec.feet = r.feet;
     reports.push_back(std::move(rec));
   }
+}
+
+void ControlStackStep::set_ground(const GroundDesc& ground, const std::string& origin) {
+  Result<Ground> g = build_ground(ground);
+  if (!g) throw CliError(origin + ": ground: " + g.message());
+  ground_ = std::move(g.value());
 }
 
 std::vector<ControlDesc> demo_controls() {

@@ -1,10 +1,12 @@
 // asterune-solve: the control stack as a frame step (SPEC CS1-CS8). Binds the scene's
-// "controls" (ik, look_at, spring) to the run's rig once; each frame runs the stack on the
-// sampled pose and appends every control's report (name, reached, residual, target and pole
-// points; for springs also substeps and resets) for --format json and --svg.
+// "controls" (ik, look_at, spring, feet) to the run's rig once; each frame runs the stack on the
+// sampled pose over the scene's ground and appends every control's report (name, reached,
+// residual, target and pole points; substeps and resets for springs; per foot for feet) for
+// --format json and --svg.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "asterune/controls/stack.hpp"
@@ -18,11 +20,14 @@ class ControlStackStep final : public FrameStep {
   ControlStackStep(const Rig& rig, const std::vector<ControlDesc>& controls, const std::string& origin);
   void update(float time, float dt, const Transform& root, std::span<Transform> local, std::span<float> coverage,
               std::vector<io::ControlRecord>& reports) override;
+  /// The scene's ground, handed to the stack each frame (rule G1); a bad shape throws CliError.
+  void set_ground(const GroundDesc& ground, const std::string& origin);
 
  private:
   Rig rig_;  // own copy: the Run that holds the original may move
   ControlStack stack_;
   std::vector<Transform> world_;
+  std::optional<Ground> ground_;
 };
 
 /// The controls of the built-in demo on R15: the left arm reaching forward along a path and

@@ -111,8 +111,11 @@ cli::Run make_run(const Options& opt) {
     run.source = std::make_unique<cli::StaticPoseSource>(make_pose(run.rig));
   }
   // Frame steps: the control stack (scene controls; the demo's reach + head tracking).
-  if (!scene.controls.empty())
-    run.steps.push_back(std::make_unique<cli::ControlStackStep>(run.rig, scene.controls, scene.file.string()));
+  if (!scene.controls.empty()) {
+    auto step = std::make_unique<cli::ControlStackStep>(run.rig, scene.controls, scene.file.string());
+    if (scene.ground) step->set_ground(*scene.ground, scene.file.string());
+    run.steps.push_back(std::move(step));
+  }
   else if (demo)
     run.steps.push_back(std::make_unique<cli::ControlStackStep>(run.rig, cli::demo_controls(), "demo"));
   return run;
@@ -195,7 +198,7 @@ int main(int argc, char** argv) {
       "forward by IK and the head tracking a moving target; 60 frames at 60 Hz)\n"
       "and prints the last frame as a table. Exit status: 0 ok, 2 bad arguments or bad file.",
       "asterune-solve"};
-  app.add_option("scene", opt.scene, "asterune.scene/1 file to run (rig, root, pose, animation, controls, frames, dt)");
+  app.add_option("scene", opt.scene, "asterune.scene/1 file to run (rig, root, pose, animation, ground, controls, frames, dt)");
   app.add_option("--rig", opt.rig,
                  "rig to use instead of the scene's: builtin:r15, builtin:r6, a .rig.json, a Roblox .joints.json "
                  "or a Roblox .rbxmx model")

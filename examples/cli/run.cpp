@@ -130,6 +130,13 @@ std::string format_table_frame(const Run& run, const io::FrameRecord& rec) {
       s += fmt("control %s: %s, residual %.4f", c.name.c_str(), c.reached ? "reached" : "not reached", c.residual);
       if (c.spring) s += fmt(", substeps %d, resets %d", c.spring->substeps, c.spring->resets);
       s += "\n";
+      if (!c.feet) continue;
+      for (int i = 0; i < c.feet->foot_count; ++i) {
+        const FootReport& f = c.feet->feet[static_cast<size_t>(i)];
+        s += fmt("  foot %d: %s, lift %.4f, tilt %.2f deg%s\n", i, f.hit ? "hit" : "missed", z(f.lift), z(f.tilt_deg),
+                 f.clamped ? ", clamped" : "");
+      }
+      s += fmt("  pelvis drop %.4f\n", z(c.feet->pelvis_drop));
     }
   }
   return s;

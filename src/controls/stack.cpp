@@ -10,6 +10,7 @@
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 #include "controls/bound_target.hpp"
+#include "controls/feet_control.hpp"
 #include "controls/ik_control.hpp"
 #include "controls/look_at_control.hpp"
 #include "controls/spring_control.hpp"
@@ -29,7 +30,7 @@ const char* to_string(ControlStatus status) {
 
 // A bound control. Adding a control kind means: a bound type in `Bound`, a branch in bind(),
 // and overloads of the per-kind hooks below (joints_of, reset_kind, solve_kind, measure_kind).
-using Bound = std::variant<detail::IkControl, detail::LookAtControl, detail::SpringControl>;
+using Bound = std::variant<detail::IkControl, detail::LookAtControl, detail::SpringControl, detail::FeetControl>;
 
 struct ControlStack::Slot {
   ControlDesc desc;
@@ -67,11 +68,13 @@ struct FrameInputs {
 std::span<const int> joints_of(const detail::IkControl& c) { return c.joints; }
 std::span<const int> joints_of(const detail::LookAtControl& c) { return c.joints; }
 std::span<const int> joints_of(const detail::SpringControl& c) { return c.joints; }
+std::span<const int> joints_of(const detail::FeetControl& c) { return c.joints; }
 
 // reset_kind: forget retained solver state (rule CS7).
 void reset_kind(detail::IkControl& c) { detail::reset_ik_control(c); }
 void reset_kind(detail::LookAtControl&) {}
 void reset_kind(detail::SpringControl& c) { detail::reset_spring_control(c); }
+void reset_kind(detail::FeetControl& c) { detail::reset_feet_control(c); }
 
 // The smoothed target of a targeted control (rule CS6), or nullopt when it is not finite.
 std::optional<glm::vec3> smoothed_target(Slot& s, const FrameInputs& in) {
@@ -125,6 +128,13 @@ bool solve_kind(detail::SpringControl& c, Slot& s, const FrameInputs& in) {
   return r.ok;
 }
 
+// Feet (rules G1-G6): no target; the ground comes with the frame.
+bool solve_kind(detail::FeetControl& c, Slot& s, const FrameInputs& in) {
+  detail::solve_feet_control(c, in.rig, in.frame.root, in.frame.dt, s.desc.smooth_time, in.frame.ground, in.local,
+                             in.world, s.candidates, s.report);
+  return true;
+}
+
 // measure_kind: fills the report from the blended pose (`in.world` is current again).
 void measure_kind(const detail::IkControl& c, Slot& s, const FrameInputs& in) {
   ControlReport& rep = s.report;
@@ -148,6 +158,10 @@ void measure_kind(const detail::LookAtControl& c, Slot& s, const FrameInputs& in
 void measure_kind(const detail::SpringControl& c, Slot& s, const FrameInputs& in) {
   s.report.residual = glm::length(detail::spring_tip(c, in.world) - c.targets.back());
   s.report.reached = s.report.residual <= 1e-3f;
+}
+
+void measure_kind(const detail::FeetControl& c, Slot& s, const FrameInputs& in) {
+  detail::measure_feet_control(c, in.world, s.report);
 }
 
 std::span<const int> joints_of(const Bound& b) {
@@ -175,6 +189,10 @@ Result<Slot> bind_slot(const Rig& rig, const ControlDesc& control) {
     slot.bound = std::move(bound).value();
   } else if (const auto* spring = std::get_if<SpringSettings>(&control.settings)) {
     auto bound = detail::build_spring_control(rig, *spring, what);
+    if (!bound) return bound.error();
+    slot.bound = std::move(bound).value();
+  } else if (const auto* feet = std::get_if<FeetSettings>(&control.settings)) {
+    auto bound = detail::build_feet_control(rig, *feet, what);
     if (!bound) return bound.error();
     slot.bound = std::move(bound).value();
   } else {

@@ -53,13 +53,60 @@ float read_angle_limit(const Json& v, const std::string& pointer) {
   return a;
 }
 
-// The keys every control kind shares: name, priority, weight, enabled.
+// The keys every control type shares: name, priority, weight, smooth_time, enabled.
 void read_common(const Json& v, const std::string& pointer, ControlDesc& d) {
   d.name = read_name(require_member(v, pointer, "name"), child_pointer(pointer, "name"));
   if (const Json* p = find_member(v, "priority")) d.priority = read_int(*p, child_pointer(pointer, "priority"));
   if (const Json* w = find_member(v, "weight")) d.weight = read_weight(*w, child_pointer(pointer, "weight"));
+  if (const Json* s = find_member(v, "smooth_time")) {
+    d.smooth_time = read_float(*s, child_pointer(pointer, "smooth_time"));
+    if (d.smooth_time < 0.0f) fail(child_pointer(pointer, "smooth_time"), "must be >= 0 seconds (0 = no smoothing)");
+  }
   if (const Json* e = find_member(v, "enabled")) d.enabled = read_bool(*e, child_pointer(pointer, "enabled"));
 }
+
+float read_positive(const Json& v, const std::string& pointer, bool zero_ok) {
+  const float x = read_float(v, pointer);
+  if (zero_ok ? x < 0.0f : !(x > 0.0f)) fail(pointer, zero_ok ? "must be >= 0" : "must be > 0");
+  return x;
+}
+
+// {"type": "feet", "legs": [{"chain_root", "end", "sole_offset"?}...], "probe_height", "max_lift",
+//  "pelvis", "align_to_normal", "max_tilt_deg", "smooth_time", "up"} (rules G1-G6).
+ControlDesc read_feet(const Json& v, const std::string& pointer) {
+  check_keys(v, pointer, {"type", "name", "legs", "probe_height", "max_lift", "pelvis", "align_to_normal",
+                          "max_tilt_deg", "up", "priority", "weight", "smooth_time", "enabled"});
+  ControlDesc d;
+  read_common(v, pointer, d);
+  FeetSettings f;
+  const std::string lp = child_pointer(pointer, "legs");
+  const Json& legs = require_member(v, pointer, "legs");
+  require_array(legs, lp);
+  if (legs.empty() || legs.size() > static_cast<size_t>(kMaxFeet))
+    fail(lp, "a feet control needs 1 or " + std::to_string(kMaxFeet) + " legs");
+  for (size_t i = 0; i < legs.size(); ++i) {
+    const std::string ip = child_pointer(lp, i);
+    require_object(legs[i], ip);
+    check_keys(legs[i], ip, {"chain_root", "end", "sole_offset"});
+    FeetLeg leg;
+    leg.chain_root = read_name(require_member(legs[i], ip, "chain_root"), child_pointer(ip, "chain_root"));
+    leg.end = read_name(require_member(legs[i], ip, "end"), child_pointer(ip, "end"));
+    if (const Json* o = find_member(legs[i], "sole_offset")) leg.sole_offset = read_vec3(*o, child_pointer(ip, "sole_offset"));
+    f.legs.push_back(std::move(leg));
+  }
+  if (const Json* x = find_member(v, "probe_height")) f.probe_height = read_positive(*x, child_pointer(pointer, "probe_height"), false);
+  if (const Json* x = find_member(v, "max_lift")) f.max_lift = read_positive(*x, child_pointer(pointer, "max_lift"), true);
+  if (const Json* x = find_member(v, "pelvis")) f.pelvis = read_bool(*x, child_pointer(pointer, "pelvis"));
+  if (const Json* x = find_member(v, "align_to_normal")) f.align_to_normal = read_bool(*x, child_pointer(pointer, "align_to_normal"));
+  if (const Json* x = find_member(v, "max_tilt_deg")) {
+    f.max_tilt_deg = read_float(*x, child_pointer(pointer, "max_tilt_deg"));
+    if (f.max_tilt_deg < 0.0f || f.max_tilt_deg > 90.0f) fail(child_pointer(pointer, "max_tilt_deg"), "must be an angle in degrees in [0, 90]");
+  }
+  if (const Json* x = find_member(v, "up")) {
+    f.up = read_vec3(*x, child_pointer(pointer, "up"));
+    if (!(glm::length(f.up) > 1e-6f)) fail(child_pointer(pointer, "up"), "the up vector must not be zero");
+  }
+  d.settings = std::move(f);
 
 float read_nonnegative(const Json& v, const std::string& pointer, float max, const char* unit) {
   const float x = read_float(v, pointer);
@@ -116,12 +163,10 @@ ControlDesc read_spring_control(const Json& v, const std::string& pointer) {
 ControlDesc read_control(const Json& v, const std::string& pointer) {
   require_object(v, pointer);
   const std::string type = read_name(require_member(v, pointer, "type"), child_pointer(pointer, "type"));
-  if (type == "feet")
-    fail(child_pointer(pointer, "type"),
-         "control type '" + type + "' is not supported yet by this version of asterune (supported: ik, look_at, spring)");
   if (type == "spring") return read_spring_control(v, pointer);
+  if (type == "feet") return read_feet(v, pointer);
   if (type != "ik" && type != "look_at")
-    fail(child_pointer(pointer, "type"), "unknown control type '" + type + "' (expected ik, look_at or spring)");
+    fail(child_pointer(pointer, "type"), "unknown control type '" + type + "' (expected ik, look_at, spring or feet)");
   if (type == "ik")
     check_keys(v, pointer, {"type", "name", "chain_root", "end", "end_offset", "target", "pole", "solver", "priority",
                             "weight", "smooth_time", "enabled", "orientation"});
@@ -132,10 +177,6 @@ ControlDesc read_control(const Json& v, const std::string& pointer) {
   ControlDesc d;
   read_common(v, pointer, d);
   d.target = read_target(require_member(v, pointer, "target"), child_pointer(pointer, "target"));
-  if (const Json* s = find_member(v, "smooth_time")) {
-    d.smooth_time = read_float(*s, child_pointer(pointer, "smooth_time"));
-    if (d.smooth_time < 0.0f) fail(child_pointer(pointer, "smooth_time"), "must be >= 0 seconds (0 = no smoothing)");
-  }
   const std::string chain_root = read_name(require_member(v, pointer, "chain_root"), child_pointer(pointer, "chain_root"));
   const std::string end = read_name(require_member(v, pointer, "end"), child_pointer(pointer, "end"));
 

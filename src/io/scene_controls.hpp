@@ -1,6 +1,5 @@
 // Private: reader of the scene's "controls" block (formats.md): control types "ik",
-// "look_at" and "spring" become asterune::ControlDesc values in SceneDesc::controls; "feet"
-// is refused as not supported yet.
+// "look_at", "spring" and "feet" become asterune::ControlDesc values in SceneDesc::controls.
 #pragma once
 
 #include <string>

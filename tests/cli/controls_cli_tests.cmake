@@ -2,7 +2,7 @@
 #   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -DTMP_ROOT=<tmp root> -P controls_cli_tests.cmake
 # The default demo shows the arm reaching and the head tracking; scenes with ik and look_at
 # controls report reached/residual per control in --format json (springs also substeps and
-# resets); unsupported control types (feet) and bad controls fail with exit 2 and one stderr
+# resets); the ground example reports each foot; bad controls fail with exit 2 and one stderr
 # line naming the problem.
 cmake_minimum_required(VERSION 3.25)
 if(NOT CLI OR NOT SOURCE_DIR)
@@ -74,12 +74,30 @@ if(residual GREATER 0.001)
   fail("reach_and_look last frame: residual ${residual} > 0.001")
 endif()
 
-# 3. Unsupported and bad controls fail clearly.
+# 3. Feet over a step and a slope (examples/walk_over_step.scene.json): each foot reported.
+run(examples/walk_over_step.scene.json --format json --frame 150)
+if(NOT RC EQUAL 0)
+  fail("walk_over_step: exit ${RC}: ${ERR}")
+endif()
+string(JSON feet_name GET "${OUT}" frames 0 controls 0 name)
+string(JSON foot_count LENGTH "${OUT}" frames 0 controls 0 feet)
+string(JSON foot_hit GET "${OUT}" frames 0 controls 0 feet 0 hit)
+string(JSON drop GET "${OUT}" frames 0 controls 0 pelvis_drop)
+if(NOT feet_name STREQUAL "Feet" OR NOT foot_count EQUAL 2 OR NOT foot_hit STREQUAL "ON")
+  fail("walk_over_step frame 150: expected two feet reported, hit (${feet_name} ${foot_count} ${foot_hit})")
+endif()
+if(drop LESS 0)
+  fail("walk_over_step frame 150: negative pelvis drop ${drop}")
+endif()
+run(examples/walk_over_step.scene.json --frame 150)
+expect_contains("${OUT}" "  foot 0: hit, lift " "walk_over_step table")
+
+# 4. Unsupported and bad controls fail clearly.
 file(WRITE "${TMP}/feet.scene.json" [=[
 {"format": "asterune.scene/1", "rig": "builtin:r15",
  "controls": [{"type": "feet", "name": "Feet", "legs": []}]}
 ]=])
-expect_bad("not supported yet" "${TMP}/feet.scene.json")
+expect_bad("1 or 2 legs" "${TMP}/feet.scene.json")
 file(WRITE "${TMP}/spring.scene.json" [=[
 {"format": "asterune.scene/1", "rig": "builtin:r15",
  "controls": [{"type": "spring", "name": "Tail", "chain_root": "Tail1", "end": "Tail3"}]}

@@ -1,5 +1,5 @@
 // Every file in examples/ loads; asterune.scene/1 reading, path resolution and the blocks that
-// are not supported yet.
+// are not supported yet, and what the ground block accepts.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -116,15 +116,17 @@ TEST_CASE("asterune.scene/1: keys, defaults and path resolution") {
       return s.message();
     };
     const std::string head = R"({"format": "asterune.scene/1", "rig": "builtin:r15", )";
-    for (const char* block : {"ground"}) {  // "animation": scene_animation_test.cpp; "controls": scene_controls
-      INFO(block);
-      CHECK_THAT(err(head + "\"" + block + "\": {}}"),
-                 Contains(std::string("x.scene.json: /") + block + ": '" + block + "' is not supported yet"));
-    }
-    // "controls" has a reader (src/io/scene_controls.cpp): it wants an array; feet/spring are refused.
+    // "ground" (src/io/scene_ground.cpp) wants an array of shapes; "controls" an array of controls.
+    CHECK_THAT(err(head + R"("ground": {}})"), Contains("x.scene.json: /ground"));
+    CHECK_THAT(err(head + R"("ground": [{"type": "box", "center": [0, 0, 0], "size": [1, 0, 1]}]})"),
+               Contains("x.scene.json: /ground/0/size: every edge length must be > 0"));
+    CHECK_THAT(err(head + R"("ground": [{"type": "cone"}]})"), Contains("/ground/0/type: unknown ground shape 'cone'"));
+    CHECK_THAT(err(head + R"("ground": [{"type": "heightfield", "origin": [0, 0, 0], "cell_size": 1,
+                                          "heights": [[0, 0], [0]]}]})"),
+               Contains("/ground/0/heights/1: has 1 heights; every row needs 2"));
     CHECK_THAT(err(head + R"("controls": {}})"), Contains("x.scene.json: /controls"));
-    CHECK_THAT(err(head + R"("controls": [{"type": "feet", "name": "F"}]})"),
-               Contains("/controls/0/type: control type 'feet' is not supported yet"));
+    CHECK_THAT(err(head + R"("controls": [{"type": "spring", "name": "F"}]})"),
+               Contains("/controls/0/type: control type 'spring' is not supported yet"));
     CHECK_THAT(err(head + R"("frames": 0})"), Contains("/frames: must be between 1 and 100000"));
     CHECK_THAT(err(head + R"("frames": 2.5})"), Contains("/frames: expected an integer, found a fractional number"));
     CHECK_THAT(err(head + R"("dt": 0})"), Contains("/dt: must be a time step"));

@@ -145,7 +145,11 @@ TEST_CASE("scene controls: bad blocks fail with the JSON path and the reason", "
     CHECK(scene.message().find(where) != std::string::npos);
     CHECK(scene.message().find(why) != std::string::npos);
   };
-  fails(R"([{"type": "feet", "name": "Feet", "legs": []}])", "/controls/0/type", "not supported yet");
+  fails(R"([{"type": "feet", "name": "Feet", "legs": []}])", "/controls/0/legs", "1 or 2 legs");
+  fails(R"([{"type": "feet", "name": "Feet", "legs": [{"chain_root": "LeftUpperLeg", "end": "LeftFoot"}],
+             "max_tilt_deg": 120}])", "/controls/0/max_tilt_deg", "[0, 90]");
+  fails(R"([{"type": "feet", "name": "Feet", "legs": [{"chain_root": "LeftUpperLeg", "end": "LeftFoot"}],
+             "target": {"position": [0, 0, 0]}}])", "/controls/0", "target");
   fails(R"([{"type": "spring", "name": "Tail", "end": "Tail3"}])", "/controls/0", "chain_root");
   fails(R"([{"type": "spring", "name": "Tail", "chain_root": "Tail1", "end": "Tail3", "target": {"position": [0, 0, 0]}}])",
         "/controls/0/target", "unknown key");

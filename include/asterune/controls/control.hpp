@@ -1,9 +1,10 @@
 // Control descriptions and per-frame reports: the plain data a ControlStack is built from
-// (SPEC CS1-CS8). A control is one of a small closed set of kinds (IK, look-at, spring) held in a
+// (SPEC CS1-CS8). A control is one of a small closed set of kinds (IK, look-at, spring, feet) held in a
 // std::variant; there is no class hierarchy. Descriptions are setup-time data (they own
 // strings and vectors); the stack binds them to a rig once and then runs allocation-free.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <variant>
@@ -75,6 +76,27 @@ struct SpringSettings {
   float damping = 6.0f;                 // 1/s, in [0, 100]
   glm::vec3 gravity{0.0f};              // studs/s^2, world (Roblox's default gravity is 196.2 down)
   std::vector<SpringCollider> colliders;
+/// One leg of a feet control: the chain from `chain_root` (the thigh part) down to `end` (the
+/// foot part) must be exactly three joints (hip, knee, ankle).
+struct FeetLeg {
+  std::string chain_root;
+  std::string end;
+  /// The sole point in the foot part's frame; nullopt = the centre of the bottom face of the
+  /// foot part's box, (0, -size.y / 2, 0).
+  std::optional<glm::vec3> sole_offset;
+};
+
+/// Ground adaptation (rules G1-G6, docs/ground.md): one control owns both legs and the pelvis.
+/// Needs a ground query in StackFrame::ground. The control's smooth_time smooths each foot's lift
+/// and hit normal; its target is unused.
+struct FeetSettings {
+  std::vector<FeetLeg> legs;         // 1 or 2 legs (kMaxFeet)
+  float probe_height = 1.0f;         // studs: rays start this far above the sole and reach as far below
+  float max_lift = 1.0f;             // studs: bound on each foot's lift and on the pelvis drop
+  bool pelvis = true;                // lower the joint that carries the legs when a leg cannot reach
+  bool align_to_normal = true;       // turn each foot toward the (smoothed) hit normal
+  float max_tilt_deg = 35.0f;        // cap on that turn (rule G5)
+  glm::vec3 up{0.0f, 1.0f, 0.0f};    // up axis in the root part's frame (rule G6)
 };
 
 /// One control of a stack.
@@ -85,7 +107,7 @@ struct ControlDesc {
   float smooth_time = 0.0f;  // seconds; <= 0: no target smoothing (CS6)
   bool enabled = true;
   Target target;
-  std::variant<IkSettings, LookAtSettings, SpringSettings> settings;
+  std::variant<IkSettings, LookAtSettings, SpringSettings, FeetSettings> settings;
 };
 
 /// Why a control did or did not change the pose this frame.
@@ -98,6 +120,25 @@ enum class ControlStatus {
 };
 
 const char* to_string(ControlStatus status);
+
+/// Most legs a feet control can own (the size of FeetReport::feet).
+inline constexpr int kMaxFeet = 2;
+
+/// One foot of a feet control's report.
+struct FootReport {
+  bool hit = false;          // the foot's ray found ground (false: the missed-ground event)
+  bool clamped = false;      // the lift hit max_lift, or the tilt hit max_tilt_deg
+  float lift = 0.0f;         // studs along up applied to the sole this frame (after policy and smoothing)
+  float tilt_deg = 0.0f;     // degrees the foot was turned toward the ground normal
+  float sole_error = 0.0f;   // studs from the final sole to its target (hit point + animated clearance)
+};
+
+/// The feet control's part of a report (foot_count 0 for other kinds). Fixed size: no allocation.
+struct FeetReport {
+  int foot_count = 0;
+  std::array<FootReport, kMaxFeet> feet{};
+  float pelvis_drop = 0.0f;  // studs the pelvis was lowered along up (never negative)
+};
 
 /// Per-control outcome of the last update(), measured on the pose AFTER its blend.
 struct ControlReport {
@@ -117,6 +158,7 @@ struct ControlReport {
   int resets = 0;              // spring: resets fired this frame (rules S5, S6)
   // A spring has no target: its residual is the studs from the chain's tip to the animated
   // tip (how far it swings), `reached` when that is <= 0.001.
+  FeetReport feet;             // feet control: per-foot outcome; its residual is the worst sole_error
 };
 
 }  // namespace asterune

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "asterune/controls/control.hpp"
+#include "asterune/controls/ground.hpp"
 #include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
 #include "asterune/rig/pose.hpp"
@@ -35,6 +36,9 @@ struct StackFrame {
                         // huge or +inf: the smoothed target jumps to the target. Springs step
                         // min(dt, 0.05) in min(8, ceil(dt * 240)) substeps (rule S3), none for <= 0 or NaN
   float time = 0.0f;    // scene time in seconds, for path targets
+  /// Ground for feet controls (rule G1); nullptr = no ground: every foot ray misses. Read
+  /// during update() only, never kept.
+  const GroundQuery* ground = nullptr;
 };
 
 class ControlStack {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "asterune/controls/control.hpp"
 #include "asterune/math/transform.hpp"
 #include "asterune/rig/rig.hpp"
 
@@ -28,6 +29,7 @@ struct ControlRecord {
   glm::vec3 target{0.0f};           // the (smoothed) world target the control used (drawings; not in JSON)
   std::optional<glm::vec3> pole;    // IK: the world pole point, when the control has one (not in JSON)
   std::optional<SpringRecord> spring;  // spring controls only: printed as "substeps", "resets"
+  std::optional<FeetReport> feet;  // feet controls: per-foot lift, hit, tilt, clamped; pelvis drop
 };
 
 /// One solved frame: per joint in layout order, the final T, its coverage and the world
@@ -44,7 +46,8 @@ struct FrameRecord {
 /// Serializes frames as one `asterune.frames/1` object:
 /// {"format", "rig", "frames": [{"frame", "time", "joints": [{"name", "part0", "part1",
 /// "parent", "transform": {"position", "rotation"}, "coverage", "world": {...}}], "controls":
-/// [{"name", "reached", "residual", and for springs "substeps", "resets"}]}]}. Part names (not ids) are printed; rotations are
+/// [{"name", "reached", "residual", and for springs "substeps", "resets", and for feet
+/// "feet": [{"lift", "hit", "tilt_deg", "clamped", "sole_error"}], "pelvis_drop"}]}]}. Part names (not ids) are printed; rotations are
 /// [w, x, y, z]. Each record must hold rig.joint_count() entries per array.
 std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frames);
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "asterune/controls/control.hpp"
+#include "asterune/controls/ground.hpp"
 #include "asterune/core/result.hpp"
 #include "asterune/io/scene_animation.hpp"
 #include "asterune/math/transform.hpp"
@@ -47,7 +48,8 @@ struct SceneDesc {
   int frames = 1;                              // number of frames to run, >= 1
   float dt = 1.0f / 60.0f;                     // seconds per frame, > 0
   std::optional<SceneAnimation> animation;     // the "animation" block (scene_animation.hpp)
-  std::vector<ControlDesc> controls;           // "controls" block: ik and look_at (not yet bound to the rig)
+  std::vector<ControlDesc> controls;           // "controls" block: ik, look_at, feet (not yet bound to the rig)
+  std::optional<GroundDesc> ground;            // "ground" block (checked; io::build_ground-ready)
 };
 
 /// Parses `asterune.scene/1` text; relative paths are resolved against the folder of

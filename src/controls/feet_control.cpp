@@ -1,0 +1,250 @@
+#include "controls/feet_control.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "controls/rig_chain.hpp"
+#include "asterune/math/scalar.hpp"
+#include "asterune/rig/rig.hpp"
+#include "asterune/rig/world.hpp"
+#include "asterune/solvers/two_bone.hpp"
+
+namespace asterune::detail {
+
+namespace {
+
+// Below these a lift, a tilt or a pelvis drop counts as none, so float noise in the reference
+// height never bends a straight leg on flat ground (the pose stays bit-identical).
+constexpr float kLiftDeadBand = 1e-4f;   // studs
+constexpr float kTiltDeadBand = 1e-5f;   // radians
+
+// A usable engine hit: finite point, finite nonzero normal (normalized here). Else a miss.
+GroundHit sanitize(const GroundHit& h) {
+  if (!h.hit || !is_finite(h.point) || !is_finite(h.normal)) return GroundHit{};
+  const float len = glm::length(h.normal);
+  if (!(len > 1e-6f) || !std::isfinite(len)) return GroundHit{};
+  GroundHit out = h;
+  out.normal = h.normal / len;
+  return out;
+}
+
+}  // namespace
+
+Result<FeetControl> build_feet_control(const Rig& rig, const FeetSettings& s, const std::string& what) {
+  FeetControl c;
+  if (s.legs.empty() || s.legs.size() > static_cast<size_t>(kMaxFeet))
+    return make_error(what + ": a feet control needs 1 or " + std::to_string(kMaxFeet) + " legs, got " +
+                      std::to_string(s.legs.size()));
+  if (!(s.probe_height > 0.0f) || !std::isfinite(s.probe_height)) return make_error(what + ": probe_height must be > 0");
+  if (!(s.max_lift >= 0.0f) || !std::isfinite(s.max_lift)) return make_error(what + ": max_lift must be >= 0");
+  if (!(s.max_tilt_deg >= 0.0f && s.max_tilt_deg <= 90.0f))
+    return make_error(what + ": max_tilt_deg must be in [0, 90]");
+  const float up_len = glm::length(s.up);
+  if (!is_finite(s.up) || !(up_len > 1e-6f)) return make_error(what + ": the up vector must be finite and not zero");
+  c.probe_height = s.probe_height;
+  c.max_lift = s.max_lift;
+  c.align_to_normal = s.align_to_normal;
+  c.max_tilt_rad = s.max_tilt_deg * kDegToRad;
+  c.up_local = s.up / up_len;
+  c.leg_count = static_cast<int>(s.legs.size());
+
+  std::vector<Transform> rest(static_cast<size_t>(rig.joint_count()));
+  evaluate_rest_world(rig, Transform{}, rest);
+  for (int i = 0; i < c.leg_count; ++i) {
+    const FeetLeg& leg = s.legs[static_cast<size_t>(i)];
+    const std::string lw = what + " leg " + std::to_string(i);
+    auto chain = resolve_chain(rig, leg.chain_root, leg.end, lw);
+    if (!chain) return chain.error();
+    if (chain.value().size() != 3)
+      return make_error(lw + ": the chain from '" + leg.chain_root + "' to '" + leg.end + "' has " +
+                        std::to_string(chain.value().size()) + " joints; a leg needs exactly 3 (hip, knee, ankle)");
+    FeetLegBound& b = c.legs[static_cast<size_t>(i)];
+    std::copy(chain.value().begin(), chain.value().end(), b.joints.begin());
+    const int ankle = b.joints[2];
+    b.ankle_in_foot = rig.c1()[static_cast<size_t>(ankle)].position;
+    if (leg.sole_offset) {
+      if (!is_finite(*leg.sole_offset)) return make_error(lw + ": sole_offset is not finite");
+      b.sole = *leg.sole_offset;
+    } else {
+      const glm::vec3 size = rig.part(rig.part1()[static_cast<size_t>(ankle)]).size;
+      b.sole = glm::vec3(0.0f, -0.5f * size.y, 0.0f);
+    }
+    b.rest_sole_height = glm::dot(transform_point(rest[static_cast<size_t>(ankle)], b.sole), c.up_local);
+    for (int k = 0; k < i; ++k)
+      for (int a : c.legs[static_cast<size_t>(k)].joints)
+        for (int bj : b.joints)
+          if (a == bj) return make_error(lw + ": shares joint '" + rig.joint_name(a) + "' with leg " + std::to_string(k));
+  }
+  if (s.pelvis) {
+    c.pelvis = rig.parent(c.legs[0].joints[0]);
+    if (c.pelvis < 0)
+      return make_error(what + ": pelvis is on but '" + s.legs[0].chain_root + "' hangs from the root part, not a joint");
+    for (int i = 1; i < c.leg_count; ++i)
+      if (rig.parent(c.legs[static_cast<size_t>(i)].joints[0]) != c.pelvis)
+        return make_error(what + ": pelvis is on but the legs do not hang from one joint ('" + s.legs[0].chain_root +
+                          "' and '" + s.legs[static_cast<size_t>(i)].chain_root + "' have different parents)");
+    c.joints.push_back(c.pelvis);
+  }
+  for (int i = 0; i < c.leg_count; ++i)
+    for (int j : c.legs[static_cast<size_t>(i)].joints) c.joints.push_back(j);
+  std::sort(c.joints.begin(), c.joints.end());
+  const auto slot_of = [&](int j) {
+    return static_cast<int>(std::lower_bound(c.joints.begin(), c.joints.end(), j) - c.joints.begin());
+  };
+  if (c.pelvis >= 0) c.pelvis_slot = slot_of(c.pelvis);
+  for (int i = 0; i < c.leg_count; ++i) {
+    FeetLegBound& b = c.legs[static_cast<size_t>(i)];
+    for (int k = 0; k < 3; ++k) b.slots[static_cast<size_t>(k)] = slot_of(b.joints[static_cast<size_t>(k)]);
+  }
+  return c;
+}
+
+void reset_feet_control(FeetControl& c) {
+  c.has_state = false;
+  c.lift.fill(0.0f);
+  c.normal.fill(glm::vec3(0.0f));
+}
+
+void solve_feet_control(FeetControl& c, const Rig& rig, const Transform& root, float dt, float smooth_time,
+                        const GroundQuery* ground, std::span<const Transform> local, std::span<const Transform> world,
+                        std::span<Transform> candidates, ControlReport& report) {
+  const glm::quat identity(1.0f, 0.0f, 0.0f, 0.0f);
+  for (size_t k = 0; k < c.joints.size(); ++k) candidates[k] = local[static_cast<size_t>(c.joints[k])];
+  const size_t n = static_cast<size_t>(c.leg_count);
+  FeetReport& fr = report.feet;
+  fr.foot_count = c.leg_count;
+
+  // Rule G6: up from the root (default its +Y); the knee pole follows the root's facing (-Z).
+  const glm::vec3 up = glm::normalize(root.rotation * c.up_local);
+  glm::vec3 facing = root.rotation * glm::vec3(0.0f, 0.0f, -1.0f);
+  facing -= up * glm::dot(facing, up);
+  facing = glm::length(facing) > 1e-4f ? glm::normalize(facing) : any_orthogonal(up);
+
+  // Rule G1: one ray per foot, from probe_height above the animated sole down through 2 x probe_height.
+  std::array<glm::vec3, kMaxFeet> sole_anim{};
+  for (size_t i = 0; i < n; ++i) {
+    const FeetLegBound& b = c.legs[i];
+    sole_anim[i] = transform_point(world[static_cast<size_t>(b.joints[2])], b.sole);
+    c.rays[i] = GroundRay{sole_anim[i] + c.probe_height * up, -up, 2.0f * c.probe_height};
+    c.hits[i] = GroundHit{};
+  }
+  if (ground != nullptr) ground->cast(std::span<const GroundRay>(c.rays.data(), n), std::span<GroundHit>(c.hits.data(), n));
+  for (size_t i = 0; i < n; ++i) c.hits[i] = sanitize(c.hits[i]);  // NaN / infinite hits are misses
+
+  // Rule G2: lift = ground height - reference ground (rest soles carried by the root), bounded.
+  const float root_height = glm::dot(root.position, up);
+  std::array<GroundLift, kMaxFeet> raw{};
+  for (size_t i = 0; i < n; ++i) {
+    const float ground_height = glm::dot(c.hits[i].point, up);
+    raw[i] = clamp_ground_lift(c.hits[i].hit, ground_height - (root_height + c.legs[i].rest_sole_height), c.max_lift);
+  }
+  // Rule G6: missed-ray policy (match the other foot's lift, else hold the animated height).
+  const float response = c.has_state ? smoothing_response(dt, smooth_time) : 1.0f;
+  for (size_t i = 0; i < n; ++i) {
+    float target_lift = raw[i].lift;
+    if (raw[i].missed) {
+      const size_t o = 1 - i;
+      target_lift = (n == 2) ? resolve_missed_lift(!raw[o].missed, raw[o].lift) : 0.0f;
+    }
+    const glm::vec3 target_normal = c.hits[i].hit ? c.hits[i].normal : up;
+    if (!c.has_state) {
+      c.lift[i] = target_lift;
+      c.normal[i] = target_normal;
+    } else {
+      c.lift[i] += response * (target_lift - c.lift[i]);
+      c.normal[i] = smooth_direction(c.normal[i], target_normal, response);
+    }
+    if (!std::isfinite(c.lift[i])) c.lift[i] = target_lift;
+    if (!is_finite(c.normal[i])) c.normal[i] = target_normal;
+  }
+  c.has_state = true;
+
+  // Per leg: tilted foot, sole and ankle targets, ground-induced reach deficit (rule G3).
+  std::array<glm::quat, kMaxFeet> foot_rot{};
+  std::array<glm::vec3, kMaxFeet> ankle_target{};
+  std::array<glm::vec3, kMaxFeet> hip{}, knee{}, ankle{};
+  std::array<float, kMaxFeet> need{};
+  std::array<bool, kMaxFeet> moved{};
+  for (size_t i = 0; i < n; ++i) {
+    const FeetLegBound& b = c.legs[i];
+    FootReport& foot = fr.feet[i];
+    const float lift = std::fabs(c.lift[i]) < kLiftDeadBand ? 0.0f : c.lift[i];
+    float tilt = 0.0f;
+    bool capped = false;
+    glm::quat q = identity;
+    if (c.align_to_normal) q = capped_tilt(up, c.normal[i], c.max_tilt_rad, &tilt, &capped);  // rule G5
+    if (tilt < kTiltDeadBand) {
+      q = identity;
+      tilt = 0.0f;
+    }
+    foot.hit = c.hits[i].hit;
+    foot.lift = lift;
+    foot.tilt_deg = tilt * kRadToDeg;
+    foot.clamped = raw[i].clamped || capped;
+    const Transform& foot_w = world[static_cast<size_t>(b.joints[2])];
+    foot_rot[i] = q == identity ? foot_w.rotation : glm::normalize(q * foot_w.rotation);
+    c.sole_target[i] = sole_anim[i] + lift * up;
+    // The sole, not the ankle, lands: the ankle sits where the tilted foot puts it above the sole.
+    ankle_target[i] = c.sole_target[i] + foot_rot[i] * (b.ankle_in_foot - b.sole);
+    hip[i] = joint_pivot(rig, world, b.joints[0]);
+    knee[i] = joint_pivot(rig, world, b.joints[1]);
+    ankle[i] = joint_pivot(rig, world, b.joints[2]);
+    moved[i] = lift != 0.0f || q != identity;
+    const float reach = glm::length(knee[i] - hip[i]) + glm::length(ankle[i] - knee[i]);
+    need[i] = ground_induced_drop(leg_drop_needed(hip[i], ankle_target[i], up, reach),
+                                  leg_drop_needed(hip[i], ankle[i], up, reach));
+  }
+
+  // Rule G3/G6: the pelvis lowers by the smooth compromise of the legs' needs, never rises.
+  float drop = 0.0f;
+  if (c.pelvis >= 0)
+    drop = n == 2 ? compromise_pelvis_drop(need[0], need[1], c.max_lift) : std::min(need[0], c.max_lift);
+  if (!(drop >= kLiftDeadBand)) drop = 0.0f;
+  fr.pelvis_drop = drop;
+  if (drop > 0.0f) {
+    const Transform attach = attachment_frame(rig, parent_placement(rig, root, world, c.pelvis), c.pelvis);
+    Transform& t = candidates[static_cast<size_t>(c.pelvis_slot)];
+    t.position += glm::conjugate(attach.rotation) * (-drop * up);
+  }
+
+  // Rule G4: each leg solves from its lowered hip toward its ankle target; knee pole = facing.
+  const glm::vec3 lowered = -drop * up;
+  std::array<glm::quat, 3> turns{};
+  std::array<Transform, 3> out{};
+  for (size_t i = 0; i < n; ++i) {
+    if (!moved[i] && drop == 0.0f) continue;  // flat ground: the leg stays exactly as animated
+    const FeetLegBound& b = c.legs[i];
+    TwoBoneInput in;
+    in.root = hip[i] + lowered;
+    in.mid = knee[i] + lowered;
+    in.end = ankle[i] + lowered;
+    in.target = ankle_target[i];
+    const float reach = glm::length(knee[i] - hip[i]) + glm::length(ankle[i] - knee[i]);
+    in.pole = in.mid + reach * facing;
+    in.has_pole = true;
+    const TwoBoneResult r = solve_two_bone(in);
+    if (r.report.residual < 0.0f) continue;  // the solver refused the input: the leg keeps its pose
+    turns[0] = is_finite(r.delta_upper) ? r.delta_upper : identity;
+    turns[1] = is_finite(r.delta_lower) ? r.delta_lower : identity;
+    // The foot takes its tilted world rotation whatever the leg turns did to it.
+    const glm::quat carried = glm::normalize(turns[1] * turns[0] * world[static_cast<size_t>(b.joints[2])].rotation);
+    turns[2] = glm::normalize(foot_rot[i] * glm::conjugate(carried));
+    candidates_from_turns(rig, root, local, world, b.joints, turns, out);
+    for (size_t k = 0; k < 3; ++k) candidates[static_cast<size_t>(b.slots[k])] = out[k];
+  }
+}
+
+void measure_feet_control(const FeetControl& c, std::span<const Transform> world, ControlReport& report) {
+  float worst = 0.0f;
+  for (size_t i = 0; i < static_cast<size_t>(c.leg_count); ++i) {
+    const FeetLegBound& b = c.legs[i];
+    const glm::vec3 sole = transform_point(world[static_cast<size_t>(b.joints[2])], b.sole);
+    FootReport& foot = report.feet.feet[i];
+    foot.sole_error = glm::length(sole - c.sole_target[i]);
+    if (foot.hit) worst = std::max(worst, foot.sole_error);
+  }
+  report.residual = worst;
+  report.reached = worst <= 1e-3f;
+}
+
+}  // namespace asterune::detail

@@ -1,0 +1,75 @@
+// Rig-bound feet control (rules G1-G6, docs/ground.md): binds a FeetSettings to a rig at setup
+// (leg chains, sole points, the pelvis joint, the rest soles' reference height), then each
+// frame casts one ray per foot through the caller's GroundQuery, turns the hits into bounded,
+// smoothed lifts and normals, lowers the pelvis by the smooth two-leg compromise of the
+// ground-induced reach deficits, and solves each leg with the two-bone solver toward an ankle
+// target that puts the (tilted) sole on the ground. Retains the smoothed lifts and normals;
+// reset_feet_control() forgets them (rule CS7).
+#pragma once
+
+#include <array>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "asterune/controls/control.hpp"
+#include "asterune/controls/ground.hpp"
+#include "asterune/core/result.hpp"
+#include "asterune/math/transform.hpp"
+
+namespace asterune {
+class Rig;
+}
+
+namespace asterune::detail {
+
+struct FeetLegBound {
+  std::array<int, 3> joints{};        // hip, knee, ankle (layout indexes, parent first)
+  std::array<int, 3> slots{};         // their positions in FeetControl::joints
+  glm::vec3 sole{0.0f};               // sole point in the foot part's frame
+  glm::vec3 ankle_in_foot{0.0f};      // the ankle pivot in the foot part's frame (its C1 position)
+  float rest_sole_height = 0.0f;      // the rest sole's height along up, in the root part's frame
+};
+
+struct FeetControl {
+  std::vector<int> joints;            // every joint it may change, ascending layout order
+  int leg_count = 0;
+  std::array<FeetLegBound, kMaxFeet> legs{};
+  int pelvis = -1;                    // layout index of the pelvis joint; -1 = pelvis adjustment off
+  int pelvis_slot = -1;               // its position in joints
+  float probe_height = 1.0f;
+  float max_lift = 1.0f;
+  bool align_to_normal = true;
+  float max_tilt_rad = 0.0f;
+  glm::vec3 up_local{0.0f, 1.0f, 0.0f};  // unit, root part frame
+  // retained between frames (cleared by reset_feet_control)
+  bool has_state = false;
+  std::array<float, kMaxFeet> lift{};
+  std::array<glm::vec3, kMaxFeet> normal{};
+  // per-frame scratch, read by measure_feet_control
+  std::array<glm::vec3, kMaxFeet> sole_target{};
+  std::array<GroundRay, kMaxFeet> rays{};
+  std::array<GroundHit, kMaxFeet> hits{};
+};
+
+/// Binds `settings` to `rig`. Fails on: no legs or more than kMaxFeet, unresolved names, a leg
+/// chain that is not exactly hip-knee-ankle (3 joints), two legs sharing joints, legs that do
+/// not hang from one joint (with pelvis on), nonfinite or out-of-range numbers (probe_height
+/// > 0, max_lift >= 0, max_tilt_deg in [0, 90]), a zero up vector. Allocates.
+Result<FeetControl> build_feet_control(const Rig& rig, const FeetSettings& settings, const std::string& what);
+
+/// Forgets the smoothed lifts and normals (rule CS7).
+void reset_feet_control(FeetControl& control);
+
+/// One frame: writes one candidate per entry of control.joints (untouched joints keep their
+/// current transform bit for bit) and fills report.feet (lift, hit, tilt, clamped). `ground`
+/// may be nullptr (every ray misses). `smooth_time` smooths lifts and normals. Allocation-free.
+void solve_feet_control(FeetControl& control, const Rig& rig, const Transform& root, float dt, float smooth_time,
+                        const GroundQuery* ground, std::span<const Transform> local, std::span<const Transform> world,
+                        std::span<Transform> candidates, ControlReport& report);
+
+/// Measures on the blended pose: per-foot sole_error, residual = worst sole_error of the feet
+/// whose ray hit (0 when none hit), reached = residual <= 1e-3 studs.
+void measure_feet_control(const FeetControl& control, std::span<const Transform> world, ControlReport& report);
+
+}  // namespace asterune::detail
