@@ -14,7 +14,8 @@ void ControlStackStep::update(float time, float dt, const Transform& root, std::
   stack_.update(rig_, StackFrame{root, dt, time}, local, coverage, world_);
   for (int i = 0; i < stack_.size(); ++i) {
     const asterune::ControlReport& r = stack_.report(i);
-    reports.push_back(io::ControlRecord{stack_.desc(i).name, r.reached, r.residual});
+    reports.push_back(io::ControlRecord{stack_.desc(i).name, to_string(r.status), r.reached, r.clamped, r.distance,
+                                        r.angle, r.weight, r.passes, r.stretch});
   }
 }
 

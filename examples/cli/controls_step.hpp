@@ -1,6 +1,7 @@
 // asterune-solve: the control stack as a frame step (SPEC CS1-CS8). Binds the scene's
 // "controls" (ik, look_at) to the run's rig once; each frame runs the stack on the sampled
-// pose and appends every control's report (name, reached, residual) for --format json.
+// pose and appends every control's report (name, status, reached, clamped, distance, angle,
+// weight, passes, stretch) for --format json.
 #pragma once
 
 #include <memory>

@@ -115,7 +115,9 @@ std::string format_table(const Run& run, std::span<const io::FrameRecord> frames
                z(t.rotation.y), z(t.rotation.z), e.x, e.y, e.z, z(w.x), z(w.y), z(w.z));
     }
     for (const io::ControlRecord& c : rec.controls)
-      s += fmt("control %s: %s, residual %.4f\n", c.name.c_str(), c.reached ? "reached" : "not reached", c.residual);
+      s += fmt("control %s: %s%s, distance %.4f studs, angle %.4f rad, weight %.3f, passes %d, stretch %.3f (%s)\n",
+               c.name.c_str(), c.reached ? "reached" : "not reached", c.clamped ? ", clamped" : "", c.distance, c.angle,
+               c.weight, c.passes, c.stretch, c.status.c_str());
   }
   return s;
 }

@@ -30,7 +30,15 @@ std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frame
     f["joints"] = std::move(joints);
     Json controls = Json::array();
     for (const ControlRecord& c : rec.controls)
-      controls.push_back(Json{{"name", c.name}, {"reached", c.reached}, {"residual", float_json(c.residual)}});
+      controls.push_back(Json{{"name", c.name},
+                              {"status", c.status},
+                              {"reached", c.reached},
+                              {"clamped", c.clamped},
+                              {"distance", float_json(c.distance)},
+                              {"angle", float_json(c.angle)},
+                              {"weight", float_json(c.weight)},
+                              {"passes", c.passes},
+                              {"stretch", float_json(c.stretch)}});
     f["controls"] = std::move(controls);
     out_frames.push_back(std::move(f));
   }

@@ -14,10 +14,17 @@ namespace asterune::io {
 inline constexpr std::string_view kFramesFormat = "asterune.frames/1";
 
 /// One control's outcome in a printed frame (copied from the stack's ControlReport).
+/// One unit per field: `distance` in studs, `angle` in radians.
 struct ControlRecord {
   std::string name;
+  std::string status;     // to_string(ControlStatus): solved, disabled, zero_weight, ...
   bool reached = false;
-  float residual = 0.0f;  // what is left: IK studs to the target; look-at radians of gaze error
+  bool clamped = false;
+  float distance = 0.0f;  // IK position goal: studs from the endpoint to the target (else 0)
+  float angle = 0.0f;     // IK orientation goal / look-at: radians left (else 0)
+  float weight = 0.0f;    // weight blended (after a reach window's fade)
+  int passes = 0;         // IK solver passes
+  float stretch = 1.0f;   // IK segment scale factor (1 = none)
 };
 
 /// One solved frame: per joint in layout order, the final T, its coverage and the world
@@ -34,7 +41,8 @@ struct FrameRecord {
 /// Serializes frames as one `asterune.frames/1` object:
 /// {"format", "rig", "frames": [{"frame", "time", "joints": [{"name", "part0", "part1",
 /// "parent", "transform": {"position", "rotation"}, "coverage", "world": {...}}], "controls":
-/// [{"name", "reached", "residual"}]}]}. Part names (not ids) are printed; rotations are
+/// [{"name", "status", "reached", "clamped", "distance", "angle", "weight", "passes",
+/// "stretch"}]}]}. Part names (not ids) are printed; rotations are
 /// [w, x, y, z]. Each record must hold rig.joint_count() entries per array.
 std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frames);
 
