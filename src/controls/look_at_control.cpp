@@ -12,7 +12,7 @@ namespace {
 
 constexpr float kDegToRad = 0.017453292519943295f;
 constexpr float kHome = 1e-3f;  // radians: a release is home within this (and nearly at rest)
-constexpr float kAimDistance = 1000.0f;  // studs: the tracked gaze aims at a point this far
+constexpr float kAimDistance = 1e4f;  // studs: the tracked gaze aims at a point this far (parallax < 1e-4 rad)
 
 // Exact state after time t of the critically damped follower x'' = wn^2 (g - x) - 2 wn x'
 // whose goal moves as g(t) = g0 + s t: x = g - 2 s / wn + E with E'' + 2 wn E' + wn^2 E = 0.
@@ -135,7 +135,7 @@ bool solve_look_at_control(LookAtControl& c, const Rig& rig, const Transform& ro
     // angles are the animated facing's own, so the gaze eases home.
     const glm::vec2 now = look_angles(c.params, facing);
     const glm::vec2 home(now.x, now.y - c.rest_pitch);
-    if (!is_finite(home)) return target != nullptr;
+    if (!std::isfinite(home.x) || !std::isfinite(home.y)) return target != nullptr;
     glm::vec2 wanted = home;
     if (target != nullptr) {
       const LookAtReport m = measure_look_at(eye, facing, aim, c.params);

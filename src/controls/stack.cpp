@@ -67,7 +67,7 @@ struct FrameInputs {
 // What a solve_kind hook says about this frame. A hook may also return bool (true =
 // kSolved, false = kBadTarget).
 enum class SolveOutcome { kSolved, kBadTarget, kIdle };
-SolveOutcome to_outcome(bool ran) { return ran ? SolveOutcome::kSolved : SolveOutcome::kBadTarget; }
+[[maybe_unused]] SolveOutcome to_outcome(bool ran) { return ran ? SolveOutcome::kSolved : SolveOutcome::kBadTarget; }
 SolveOutcome to_outcome(SolveOutcome o) { return o; }
 
 // --- per-kind hooks ------------------------------------------------------------------------

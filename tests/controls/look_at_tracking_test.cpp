@@ -3,6 +3,7 @@
 // the animated pose when the target is cleared or the control disabled; the eye as a point
 // on the end part. References: constant rate (speed * t) and the closed-form critically
 // damped ramp response, derived by hand below.
+#include <algorithm>
 #include <cmath>
 
 #include <catch2/catch.hpp>
@@ -71,7 +72,7 @@ TEST_CASE("look-at tracking with easing follows the critically damped ramp, the 
   //   x(t) = w (t - 2/wn) + (2 w / wn) exp(-wn t) + w t exp(-wn t)
   const float w = glm::radians(90.0f);
   const float wn = 8.0f;
-  for (const float t : {0.25f, 0.5f}) {
+  for (const float t : {1.0f / 3.0f, 0.5f}) {  // whole frames at 30, 60 and 144 Hz
     const float expected = w * (t - 2.0f / wn) + (2.0f * w / wn) * std::exp(-wn * t) + w * t * std::exp(-wn * t);
     for (const float hz : {30.0f, 60.0f, 144.0f}) {
       INFO(hz << " Hz, t = " << t);
@@ -79,7 +80,7 @@ TEST_CASE("look-at tracking with easing follows the critically damped ramp, the 
     }
   }
   // It eases in: slower than the constant rate at first, never faster than the speed.
-  CHECK(yaw_after(0.25f, 60.0f, 90.0f, true) < yaw_after(0.25f, 60.0f, 90.0f, false));
+  CHECK(yaw_after(0.25f, 60.0f, 90.0f, true) < yaw_after(0.25f, 60.0f, 90.0f, false) - 0.05f);
   for (const float hz : {30.0f, 60.0f, 144.0f}) CHECK(yaw_after(3.0f, hz, 90.0f, true) == Approx(glm::radians(60.0f)).margin(1e-3));
 }
 
@@ -121,7 +122,7 @@ TEST_CASE("clearing the target or disabling eases home within |delta| / speed + 
 TEST_CASE("look-at eye_offset: the gaze starts at a point on the end part", "[look_at_tracking]") {
   Character ch;
   const glm::vec3 eye_offset(0.0f, 0.2f, -0.5f);
-  const glm::vec3 target(0.8f, 5.3f, -2.0f);
+  const glm::vec3 target(2.0f, 6.5f, -5.0f);
   ControlDesc d = head_look(target, 0.0f, false);
   std::get<LookAtSettings>(d.settings).eye_offset = eye_offset;
   auto s = ch.stack({d});

@@ -254,10 +254,10 @@ TEST_CASE("two-bone: a target swept in circles through the pole axis never flips
   // Hip at the origin, pole 3 studs in front (-Z). The target circles in the YZ plane at 1.5
   // studs, so twice per turn it passes straight through the root->pole axis, where the pole's
   // projection reverses. Each frame feeds its solved pose and bend back in. The pole band is
-  // widened to the pole's whole distance (f (a+b) = 3 studs) so that the swing has the room
+  // widened beyond the pole's whole distance (f (a+b) = 5 studs > 3) so that the swing has the room
   // these per-solve sweeps need; the default band's same-frame pole is tested below.
   TwoBoneSettings settings;
-  settings.pole_band_fraction = 1.5f;
+  settings.pole_band_fraction = 2.5f;
   for (const float step_deg : {1.0f, 2.0f, 4.0f, 7.0f}) {
     TwoBoneInput in;
     in.root = {0, 0, 0};

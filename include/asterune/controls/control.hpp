@@ -17,10 +17,6 @@
 
 namespace asterune {
 
-/// Which IK solver a control uses (SPEC IK2). kAuto: 1 segment aims, 2 segments use the
-/// analytic two-bone solver, longer chains FABRIK.
-enum class IkSolver { kAuto, kTwoBone, kFabrik, kCcd };
-
 /// A joint limit of an IK control (rule IK8), rest-relative (docs/solvers.md "Joint limits"):
 /// it constrains L = inverse(parent_world * rest_local) * part_world of the joint placing
 /// `part`, where rest_local = rotation(C0 * inverse(C1)) (the part at T = identity).
