@@ -1,4 +1,4 @@
-// Clip sampling cost (issue 3 item 8): ns per joint for a real BVH clip bound to its 31-joint
+// Clip sampling cost: ns per joint for a real BVH clip bound to its 31-joint
 // source skeleton, and for a synthetic R15-named clip bound natively to an R15-like rig.
 #include <benchmark/benchmark.h>
 

@@ -1,4 +1,4 @@
-// Retarget sampling cost (issue 3, item 8): the 31-joint CMU skeleton of cmu_49_04_run_leap.bvh
+// Retarget sampling cost: the 31-joint CMU skeleton of cmu_49_04_run_leap.bvh
 // driving builtin:r15 (15 joints) with automatic mapping, rest matching and auto scale.
 //   BM_RetargetSample      sample_retarget() alone, from a pre-sampled source pose
 //   BM_RetargetClipSample  clip sampling (31 joints) + sample_retarget(): one character's frame

@@ -1,5 +1,5 @@
 // Pure IK solvers: ns per solve. Two-bone is compared with ozz-animation's IKTwoBoneJob
-// (~145 ns per job on this class of machine, issue 4); FABRIK and CCD on 4- and 8-segment
+// (~145 ns per job on this class of machine); FABRIK and CCD on 4- and 8-segment
 // chains, free and with hinge limits.
 #include <benchmark/benchmark.h>
 

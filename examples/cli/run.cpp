@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "asterune/math/scalar.hpp"
 #include "asterune/rig/world.hpp"
 
 namespace asterune::cli {
@@ -22,8 +23,7 @@ WaveDemoSource::WaveDemoSource(const Rig& rig) {
 }
 
 void WaveDemoSource::sample(float time, std::span<Transform> local, std::span<float> coverage) {
-  constexpr float kPi = 3.14159265358979f;
-  const float deg = kPi / 180.0f;
+  const float deg = kDegToRad;
   const float wave = std::sin(2.0f * kPi * 1.5f * time);  // 1.5 waves per second
   auto set = [&](int j, float angle_deg, const glm::vec3& axis) {
     if (j < 0) return;
@@ -68,7 +68,7 @@ glm::vec3 euler_xyz_degrees(const glm::quat& q) {
     a = std::atan2(m[1][2], m[1][1]);   // R21, R11
     c = 0.0f;
   }
-  const float k = 180.0f / 3.14159265358979f;
+  const float k = kRadToDeg;
   auto clean = [](float v) { return std::fabs(v) < 5e-5f ? 0.0f : v; };  // no "-0.00"
   return {clean(a * k), clean(b * k), clean(c * k)};
 }

@@ -1,6 +1,6 @@
 // asterune-solve internals: the run description, the frame loop and its plug-in points.
 // A run is: a rig, a root placement, a pose source (what animates the joints each frame) and a
-// list of frame steps applied after it (later: the control stack), evaluated frame by frame.
+// list of frame steps applied after it (the control stack), evaluated frame by frame.
 #pragma once
 
 #include <memory>
@@ -20,7 +20,7 @@ struct CliError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Writes the animated pose of one frame (a pose file, the procedural demo; later a clip).
+/// Writes the animated pose of one frame (a pose file, the procedural demo, or a clip).
 /// Called once per frame with the pose reset to identity / coverage 0.
 class PoseSource {
  public:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "asterune/core/assert.hpp"
 #include "asterune/rig/pose.hpp"
 
 namespace asterune {
@@ -61,9 +62,11 @@ Transform sample_track(const ClipTrack& track, float t, const Transform& fallbac
   return out;
 }
 
-void sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap,
+bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap,
                  std::span<Transform> local, std::span<float> coverage) {
-  const size_t n = std::min({static_cast<size_t>(binding.joint_count()), local.size(), coverage.size()});
+  const size_t n = static_cast<size_t>(binding.joint_count());
+  ASTERUNE_EXPECT_OR_RETURN(local.size() == n && coverage.size() == n,
+                            "local and coverage hold binding.joint_count() entries", false);
   const float t = wrap_clip_time(time, clip.duration, wrap);
   const std::span<const int> track_of = binding.track_of_joint();
   const std::span<const Transform> defaults = binding.defaults();
@@ -78,10 +81,11 @@ void sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapM
     local[j] = sample_track(tr, t, defaults[j]);
     coverage[j] = (tr.rotations.empty() && tr.translations.empty()) ? 0.0f : 1.0f;
   }
+  return true;
 }
 
-void sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, Pose& pose) {
-  sample_clip(clip, binding, time, wrap, pose.local_span(), pose.coverage_span());
+bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, Pose& pose) {
+  return sample_clip(clip, binding, time, wrap, pose.local_span(), pose.coverage_span());
 }
 
 }  // namespace asterune

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "controls/rig_chain.hpp"
+#include "asterune/math/scalar.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 #include "asterune/solvers/ccd.hpp"
@@ -14,9 +15,6 @@
 
 namespace asterune::detail {
 namespace {
-
-constexpr float kDegToRad = 0.017453292519943295f;
-constexpr float kPi = 3.14159265358979f;
 
 float smoothstep01(float x) {
   x = std::clamp(x, 0.0f, 1.0f);

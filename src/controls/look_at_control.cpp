@@ -4,13 +4,13 @@
 #include <cmath>
 
 #include "controls/rig_chain.hpp"
+#include "asterune/math/scalar.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 
 namespace asterune::detail {
 namespace {
 
-constexpr float kDegToRad = 0.017453292519943295f;
 constexpr float kHome = 1e-3f;  // radians: a release is home within this (and nearly at rest)
 constexpr float kAimDistance = 1e4f;  // studs: the tracked gaze aims at a point this far (parallax < 1e-4 rad)
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <variant>
 
+#include "asterune/core/assert.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 #include "controls/bound_target.hpp"
@@ -286,9 +287,10 @@ void ControlStack::update(const Rig& rig, const StackFrame& frame, std::span<Tra
                           std::span<float> coverage, std::span<Transform> world) {
   for (Slot& s : slots_) s.report = ControlReport{};
   const size_t n = static_cast<size_t>(joint_count_);
-  if (rig.signature() != rig_signature_ || rig.joint_count() != joint_count_ || local.size() != n ||
-      coverage.size() != n || world.size() != n || !is_finite(frame.root))
-    return;
+  ASTERUNE_EXPECT_OR_RETURN(rig.signature() == rig_signature_ && rig.joint_count() == joint_count_ &&
+                                local.size() == n && coverage.size() == n && world.size() == n,
+                            "the rig is the stack's and local, coverage and world hold its joint count");
+  if (!is_finite(frame.root)) return;
   Transform root = frame.root;
   root.rotation = glm::normalize(root.rotation);
   if (!is_finite(root)) return;

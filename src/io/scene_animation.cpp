@@ -135,7 +135,7 @@ Result<RetargetProfile> build_scene_profile(const SceneRetarget& rt, const Sourc
       p.facing = f.value();
     }
     if (rt.auto_scale) {
-      // The leg chains for "auto" come from the roles (the same rule as make_auto_profile).
+      // The leg chains for "auto" come from the roles (the same rule as build_auto_profile).
       auto a = build_auto_profile(source, rig, opt);
       if (!a) return a.error();
       p.source_leg = a.value().source_leg;

@@ -1,5 +1,6 @@
 #include "asterune/retarget/animation.hpp"
 
+#include "asterune/core/assert.hpp"
 #include "asterune/rig/rig.hpp"
 
 namespace asterune {
@@ -46,14 +47,11 @@ AnimationContext make_animation_context(const AnimationBinding& binding) {
 bool sample_animation(const Clip& clip, const AnimationBinding& binding, const Rig& rig, float time, WrapMode wrap,
                       AnimationContext& context, std::span<Transform> local, std::span<float> coverage) {
   const auto n = static_cast<size_t>(rig.joint_count());
-  if (local.size() != n || coverage.size() != n) return false;
-  if (binding.mode == AnimationMode::kNative) {
-    if (binding.clip_binding.joint_count() != rig.joint_count()) return false;
-    sample_clip(clip, binding.clip_binding, time, wrap, local, coverage);
-    return true;
-  }
+  ASTERUNE_EXPECT_OR_RETURN(local.size() == n && coverage.size() == n, "local and coverage hold rig.joint_count() entries",
+                            false);
+  if (binding.mode == AnimationMode::kNative) return sample_clip(clip, binding.clip_binding, time, wrap, local, coverage);
   if (!binding.retarget) return false;
-  sample_clip(clip, binding.clip_binding, time, wrap, context.source_local, context.source_coverage);
+  if (!sample_clip(clip, binding.clip_binding, time, wrap, context.source_local, context.source_coverage)) return false;
   return sample_retarget(*binding.retarget, rig, context.source_local, context.source_coverage, context.retarget,
                          local, coverage)
       .ok;

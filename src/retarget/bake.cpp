@@ -38,7 +38,7 @@ Result<Clip> bake_retarget(const Clip& clip, const ClipBinding& source_binding, 
     if (s < 0 || source_binding.track_of(s) < 0) continue;
     ClipTrack track;
     const int j = static_cast<int>(t);
-    track.name = rig.find_joint(rig.child_name(j)).found() ? rig.child_name(j) : rig.parent_name(j) + "/" + rig.child_name(j);
+    track.name = rig.lookup_name(j);
     track_of[t] = static_cast<int>(out.tracks.size());
     out.tracks.push_back(std::move(track));
   }

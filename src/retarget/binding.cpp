@@ -5,9 +5,10 @@
 #include <limits>
 #include <string>
 
+#include "asterune/core/assert.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
-#include "hash.hpp"
+#include "core/hash.hpp"
 
 namespace asterune {
 namespace {
@@ -304,11 +305,12 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
   RetargetReport report;
   const auto nt = static_cast<size_t>(b.target_joint_count);
   const auto ns = static_cast<size_t>(b.source_joint_count);
-  if (rig.signature() != b.target_signature || static_cast<size_t>(rig.joint_count()) != nt ||
-      source_local.size() != ns || (!source_coverage.empty() && source_coverage.size() != ns) ||
-      target_local.size() != nt || target_coverage.size() != nt || ctx.source_orientation.size() != ns ||
-      ctx.target_world.size() != nt)
-    return report;
+  ASTERUNE_EXPECT_OR_RETURN(
+      rig.signature() == b.target_signature && static_cast<size_t>(rig.joint_count()) == nt &&
+          source_local.size() == ns && (source_coverage.empty() || source_coverage.size() == ns) &&
+          target_local.size() == nt && target_coverage.size() == nt && ctx.source_orientation.size() == ns &&
+          ctx.target_world.size() == nt,
+      "the rig is the binding's target and every span matches the binding's joint counts", report);
 
   // Source side: S_s = S_parent * L_s, L_s the full sampled local rotation (= rest * delta).
   for (size_t s = 0; s < ns; ++s) {

@@ -250,9 +250,7 @@ Result<RoleMap> source_roles(const SourceSkeleton& source, const std::map<std::s
 Result<RoleMap> rig_roles(const Rig& rig) {
   std::vector<std::string> names;
   for (int j = 0; j < rig.joint_count(); ++j) {
-    std::string name = rig.child_name(j);
-    if (rig.find_joint(name).status == LookupStatus::kAmbiguous) name = rig.parent_name(j) + "/" + name;
-    names.push_back(std::move(name));
+    names.push_back(rig.lookup_name(j));
   }
   RoleMap m = detect_roles(names);
   for (const auto& [role, part] : rig.roles()) {
@@ -294,9 +292,8 @@ RetargetPlan plan_retarget(const SourceSkeleton& source, const RoleMap& src, con
     if (!used_source.count(n)) plan.unmapped_source.push_back(n);
   for (int j = 0; j < rig.joint_count(); ++j) {
     const std::string& plain = rig.child_name(j);
-    const std::string qualified = rig.parent_name(j) + "/" + plain;
-    if (!used_target.count(plain) && !used_target.count(qualified))
-      plan.unmapped_target.push_back(rig.find_joint(plain).found() ? plain : qualified);
+    if (!used_target.count(plain) && !used_target.count(rig.parent_name(j) + "/" + plain))
+      plan.unmapped_target.push_back(rig.lookup_name(j));
   }
   return plan;
 }

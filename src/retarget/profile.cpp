@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "hash.hpp"
+#include "core/hash.hpp"
 
 namespace asterune {
 

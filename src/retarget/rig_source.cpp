@@ -1,5 +1,6 @@
 #include "asterune/retarget/rig_source.hpp"
 
+#include "asterune/core/assert.hpp"
 #include "asterune/rig/rig.hpp"
 
 namespace asterune {
@@ -19,9 +20,7 @@ SourceSkeleton source_skeleton_from_rig(const Rig& rig) {
   s.name = rig.name();
   const int n = rig.joint_count();
   for (int j = 0; j < n; ++j) {
-    std::string name = rig.child_name(j);
-    if (rig.find_joint(name).status == LookupStatus::kAmbiguous) name = rig.parent_name(j) + "/" + name;
-    s.joint_names.push_back(std::move(name));
+    s.joint_names.push_back(rig.lookup_name(j));
     s.parents.push_back(rig.parent(j));
     s.rest_local.push_back(rest_local_of(rig, j));
   }
@@ -30,10 +29,12 @@ SourceSkeleton source_skeleton_from_rig(const Rig& rig) {
   return s;
 }
 
-void source_pose_from_rig(const Rig& rig, std::span<const Transform> motor, std::span<Transform> out) {
+bool source_pose_from_rig(const Rig& rig, std::span<const Transform> motor, std::span<Transform> out) {
   const int n = rig.joint_count();
-  if (motor.size() != static_cast<size_t>(n) || out.size() != static_cast<size_t>(n)) return;
+  ASTERUNE_EXPECT_OR_RETURN(motor.size() == static_cast<size_t>(n) && out.size() == static_cast<size_t>(n),
+                            "motor and out hold rig.joint_count() entries", false);
   for (int j = 0; j < n; ++j) out[static_cast<size_t>(j)] = rest_local_of(rig, j) * motor[static_cast<size_t>(j)];
+  return true;
 }
 
 }  // namespace asterune

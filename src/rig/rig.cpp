@@ -3,25 +3,16 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "core/hash.hpp"
+
 namespace asterune {
 namespace {
 
-// FNV-1a: simple, stable across platforms and runs (std::hash is not).
+// Layout signature hashing on top of the shared FNV-1a (core/hash.hpp).
 struct Hasher {
-  std::uint64_t h = 1469598103934665603ull;
-  void bytes(const void* data, size_t n) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (size_t i = 0; i < n; ++i) {
-      h ^= p[i];
-      h *= 1099511628211ull;
-    }
-  }
-  void str(const std::string& s) {
-    const std::uint64_t n = s.size();
-    bytes(&n, sizeof n);
-    bytes(s.data(), s.size());
-  }
-  void integer(std::int64_t v) { bytes(&v, sizeof v); }
+  detail::Fnv1a fnv;
+  void str(const std::string& s) { fnv.str(s); }
+  void integer(std::int64_t v) { fnv.u64(static_cast<std::uint64_t>(v)); }
   // Quantized to 1e-5 so that values that print the same hash the same; -0 equals +0.
   void real(float v) { integer(static_cast<std::int64_t>(std::llround(static_cast<double>(v) * 1e5))); }
   void transform(const Transform& t) {
@@ -30,6 +21,7 @@ struct Hasher {
     real(q.w), real(q.x), real(q.y), real(q.z);
     real(t.position.x), real(t.position.y), real(t.position.z);
   }
+  std::uint64_t value() const { return fnv.value(); }
 };
 
 }  // namespace
@@ -49,6 +41,11 @@ int Rig::find_part_by_id(std::string_view id) const {
   for (int p = 0; p < part_count(); ++p)
     if (parts_[static_cast<size_t>(p)].id == id) return p;
   return -1;
+}
+
+std::string Rig::lookup_name(int j) const {
+  if (find_joint(child_name(j)).found()) return child_name(j);
+  return parent_name(j) + "/" + child_name(j);
 }
 
 JointLookup Rig::find_joint(std::string_view name) const {
@@ -306,7 +303,7 @@ Result<Rig> build_rig(const RigDesc& desc) {
     h.transform(rig.c0_[j]);
     h.transform(rig.c1_[j]);
   }
-  rig.signature_ = h.h;
+  rig.signature_ = h.value();
   return rig;
 }
 

@@ -1,5 +1,6 @@
 #include "asterune/rig/world.hpp"
 
+#include "asterune/core/assert.hpp"
 #include "asterune/rig/rig.hpp"
 
 namespace asterune {
@@ -27,14 +28,25 @@ void evaluate_range(const Rig& rig, const Transform& root, std::span<const Trans
 
 }  // namespace
 
-void evaluate_world_subtree(const Rig& rig, const Transform& root, std::span<const Transform> local,
-                            std::span<Transform> world, int j) {
-  evaluate_range(rig, root, local, world, j, rig.subtree_end(j));
+static bool pose_sizes_match(const Rig& rig, std::span<const Transform> local, std::span<Transform> world) {
+  const size_t n = static_cast<size_t>(rig.joint_count());
+  return local.size() == n && world.size() == n;
 }
 
-void evaluate_world(const Rig& rig, const Transform& root, std::span<const Transform> local,
+bool evaluate_world_subtree(const Rig& rig, const Transform& root, std::span<const Transform> local,
+                            std::span<Transform> world, int j) {
+  ASTERUNE_EXPECT_OR_RETURN(pose_sizes_match(rig, local, world) && j >= 0 && j < rig.joint_count(),
+                            "local and world hold rig.joint_count() entries and j is a joint", false);
+  evaluate_range(rig, root, local, world, j, rig.subtree_end(j));
+  return true;
+}
+
+bool evaluate_world(const Rig& rig, const Transform& root, std::span<const Transform> local,
                     std::span<Transform> world) {
+  ASTERUNE_EXPECT_OR_RETURN(pose_sizes_match(rig, local, world), "local and world hold rig.joint_count() entries",
+                            false);
   evaluate_range(rig, root, local, world, 0, rig.joint_count());
+  return true;
 }
 
 Transform parent_placement(const Rig& rig, const Transform& root, std::span<const Transform> world, int j) {
@@ -66,7 +78,9 @@ Transform local_for_part(const Rig& rig, const Transform& parent_world, int j, c
   return t;
 }
 
-void evaluate_rest_world(const Rig& rig, const Transform& root, std::span<Transform> world) {
+bool evaluate_rest_world(const Rig& rig, const Transform& root, std::span<Transform> world) {
+  ASTERUNE_EXPECT_OR_RETURN(world.size() == static_cast<size_t>(rig.joint_count()),
+                            "world holds rig.joint_count() entries", false);
   const auto parents = rig.parents();
   const auto c0 = rig.c0();
   const auto c1_inverse = rig.c1_inverse();
@@ -77,6 +91,7 @@ void evaluate_rest_world(const Rig& rig, const Transform& root, std::span<Transf
     const Transform parent = p >= 0 ? world[static_cast<size_t>(p)] : root * anchor[u];
     world[u] = parent * c0[u] * c1_inverse[u];
   }
+  return true;
 }
 
 }  // namespace asterune

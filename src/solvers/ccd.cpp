@@ -13,10 +13,6 @@ namespace {
 
 using detail::kChainTiny;
 
-float sanitized_tolerance(const ChainSettings& s) {
-  return (std::isfinite(s.tolerance) && s.tolerance >= 0.0f) ? s.tolerance : 1e-3f;
-}
-
 // The CCD step at joint i: the shortest arc r taking (endpoint - pivot) toward (target -
 // pivot) turns joint i's subtree about out[i]. With limits, part i's new orientation is
 // clamped first (the part orientations live in `orient`) and the clamped turn is applied.
@@ -51,8 +47,8 @@ SolveReport solve_ccd(std::span<const glm::vec3> points, const ChainGoal& goal, 
                       std::span<glm::quat> deltas, const ChainSettings& settings, const ChainLimits* limits) {
   if (!detail::chain_inputs_usable(points, goal, out, deltas, limits, 1)) return SolveReport{false, false, -1.0f, 0};
   const std::size_t n = deltas.size();
-  const float tol = sanitized_tolerance(settings);
-  const int max_passes = std::clamp(settings.max_passes, 1, 64);
+  const float tol = detail::sanitized_tolerance(settings);
+  const int max_passes = detail::sanitized_max_passes(settings);
   const glm::vec3& target = goal.target;
 
   SolveReport report;

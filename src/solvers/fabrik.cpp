@@ -23,18 +23,14 @@ glm::vec3 reach(const glm::vec3& from, const glm::vec3& to, float len, const glm
   return fl > kChainTiny ? from + fallback * (len / fl) : from;
 }
 
-float sanitized_tolerance(const ChainSettings& s) {
-  return (std::isfinite(s.tolerance) && s.tolerance >= 0.0f) ? s.tolerance : 1e-3f;
-}
-
 }  // namespace
 
 SolveReport solve_fabrik(std::span<const glm::vec3> points, const ChainGoal& goal, std::span<glm::vec3> out,
                          std::span<glm::quat> deltas, const ChainSettings& settings, const ChainLimits* limits) {
   if (!detail::chain_inputs_usable(points, goal, out, deltas, limits, 2)) return SolveReport{false, false, -1.0f, 0};
   const std::size_t n = deltas.size();
-  const float tol = sanitized_tolerance(settings);
-  const int max_passes = std::clamp(settings.max_passes, 1, 64);
+  const float tol = detail::sanitized_tolerance(settings);
+  const int max_passes = detail::sanitized_max_passes(settings);
   const glm::vec3 root = points[0];
   const glm::vec3& target = goal.target;
   const float total = chain_length(points);

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
+#include "asterune/math/scalar.hpp"
 #include "asterune/math/swing_twist.hpp"
 #include "asterune/math/transform.hpp"
 
@@ -12,31 +12,23 @@ namespace asterune {
 
 namespace {
 
-constexpr float kPi = std::numbers::pi_v<float>;
 
 glm::vec3 unit_axis(const glm::vec3& axis) {
   const float len = glm::length(axis);
   return (std::isfinite(len) && len > 1e-6f) ? axis / len : glm::vec3(1.0f, 0.0f, 0.0f);
 }
 
-// Wraps an angle difference into [-pi, pi].
-float wrap(float a) {
-  while (a > kPi) a -= 2.0f * kPi;
-  while (a < -kPi) a += 2.0f * kPi;
-  return a;
-}
-
 // Clamps `angle` into [lo, hi], choosing the nearer end by circular distance when outside.
 float clamp_angle(float angle, float lo, float hi) {
   if (angle >= lo && angle <= hi) return angle;
-  const float to_lo = std::fabs(wrap(angle - lo));
-  const float to_hi = std::fabs(wrap(angle - hi));
+  const float to_lo = std::fabs(canonical_angle(angle - lo));
+  const float to_hi = std::fabs(canonical_angle(angle - hi));
   return to_lo <= to_hi ? lo : hi;
 }
 
 float outside_by(float angle, float lo, float hi) {
   if (angle >= lo && angle <= hi) return 0.0f;
-  return std::min(std::fabs(wrap(angle - lo)), std::fabs(wrap(angle - hi)));
+  return std::min(std::fabs(canonical_angle(angle - lo)), std::fabs(canonical_angle(angle - hi)));
 }
 
 }  // namespace

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "asterune/math/scalar.hpp"
 #include "asterune/math/transform.hpp"
 
 namespace asterune {
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
 constexpr float kMaxPitch = 1.5533430f;  // 89 degrees: keeps the yaw of the facing defined
 constexpr float kReachedAngle = 1e-3f;
 
@@ -104,14 +104,6 @@ LimitFrame make_limit_frame(const LookAtParams& params) {
 }
 
 }  // namespace
-
-float canonical_angle(float radians) {
-  if (!std::isfinite(radians)) return 0.0f;
-  float a = std::remainder(radians, 2.0f * kPi);  // [-pi, pi]
-  if (a <= -kPi) a += 2.0f * kPi;
-  if (a > kPi) a -= 2.0f * kPi;
-  return a;
-}
 
 glm::vec2 look_angles(const LookAtParams& params, const glm::vec3& dir) { return angles_in(make_basis(params), dir); }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "asterune/math/scalar.hpp"
 #include "asterune/math/transform.hpp"
 #include "point_chain_internal.hpp"
 
@@ -12,7 +13,6 @@ namespace asterune {
 
 namespace detail {
 
-bool finite3(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 bool chain_inputs_usable(std::span<const glm::vec3> points, const ChainGoal& goal,
                          std::span<glm::vec3> points_out, std::span<glm::quat> deltas_out,
@@ -24,9 +24,9 @@ bool chain_inputs_usable(std::span<const glm::vec3> points, const ChainGoal& goa
       deltas_out.size() + 1 != points.size()) {
     return false;
   }
-  if (!finite3(goal.target)) return false;
+  if (!is_finite(goal.target)) return false;
   for (const auto& p : points) {
-    if (!finite3(p)) return false;
+    if (!is_finite(p)) return false;
   }
   if (limits != nullptr) {
     const std::size_t n = deltas_out.size();
@@ -90,7 +90,7 @@ bool arc_warm_start(std::span<const glm::vec3> points, const glm::vec3& target, 
 
   // Bulge side v, orthogonal to u.
   glm::vec3 v(0.0f);
-  if (goal.has_pole && finite3(goal.pole)) {
+  if (goal.has_pole && is_finite(goal.pole)) {
     const glm::vec3 pv = goal.pole - points[0];
     const glm::vec3 perp = pv - glm::dot(pv, u) * u;
     if (glm::length(perp) > 1e-3f * glm::length(pv) + kChainTiny) v = glm::normalize(perp);
@@ -118,7 +118,7 @@ bool arc_warm_start(std::span<const glm::vec3> points, const glm::vec3& target, 
     return std::sqrt(cx * cx + cy * cy);
   };
   float lo = 0.0f;
-  float hi = 2.0f * 3.14159265f / static_cast<float>(n);
+  float hi = 2.0f * kPi / static_cast<float>(n);
   float cx = 0.0f, cy = 0.0f;
   if (chord(hi, cx, cy) < d) {
     for (int it = 0; it < 24; ++it) {
@@ -185,7 +185,7 @@ bool scale_bends(std::span<const glm::vec3> points, const glm::vec3& target, std
   float lo = 0.0f, hi = 1.0f;
   if (now > d) {
     lo = 1.0f;
-    hi = 3.14159265f / max_angle;
+    hi = kPi / max_angle;
     if (build(hi) > d) {  // cannot fold that far by scaling
       if (fold_as_far_as_possible) return true;
       for (std::size_t i = 0; i <= n; ++i) out[i] = points[i];
@@ -300,7 +300,7 @@ SolveReport detail::finish_chain_solve(std::span<const glm::vec3> points, std::s
                                        const ChainGoal& goal, const ChainLimits* limits, bool reapply_limits,
                                        bool limited_last_pass, float tolerance, std::span<glm::quat> deltas,
                                        SolveReport report) {
-  const bool has_pole = goal.has_pole && detail::finite3(goal.pole);
+  const bool has_pole = goal.has_pole && is_finite(goal.pole);
   if (has_pole) detail::apply_pole(out, goal.pole);
   if (limits != nullptr) {
     if ((reapply_limits || has_pole) && detail::limited_forward(points, out, *limits, deltas)) report.clamped = true;

@@ -1,6 +1,8 @@
 // Private helpers shared by the FABRIK and CCD implementations (not installed).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <span>
 
 #include <glm/glm.hpp>
@@ -12,7 +14,14 @@ namespace asterune::detail {
 
 constexpr float kChainTiny = 1e-7f;
 
-bool finite3(const glm::vec3& v);
+/// ChainSettings::tolerance, or the default 1e-3 studs when it is negative or not finite.
+inline float sanitized_tolerance(const ChainSettings& s) {
+  return (std::isfinite(s.tolerance) && s.tolerance >= 0.0f) ? s.tolerance : 1e-3f;
+}
+
+/// ChainSettings::max_passes clamped to [1, 64].
+inline int sanitized_max_passes(const ChainSettings& s) { return std::clamp(s.max_passes, 1, 64); }
+
 
 /// Validates sizes and values; on failure copies what fits into points_out, fills deltas with
 /// identity and returns false.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "asterune/math/scalar.hpp"
 #include "asterune/math/transform.hpp"
 
 namespace asterune {
@@ -11,9 +12,7 @@ namespace asterune {
 namespace {
 
 constexpr float kTiny = 1e-6f;
-constexpr float kPi = 3.14159265358979f;
 
-bool finite3(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 bool soft_reach_on(float s) { return std::isfinite(s) && s > 0.0f && s < 1.0f; }
 
@@ -36,7 +35,7 @@ glm::vec3 carried_bend(const TwoBoneInput& in, const glm::vec3& current_axis, bo
                        const glm::vec3& axis, bool& from_previous) {
   glm::vec3 source(0.0f);
   from_previous = false;
-  if (finite3(in.previous_bend) && glm::length(in.previous_bend) > kTiny) {
+  if (is_finite(in.previous_bend) && glm::length(in.previous_bend) > kTiny) {
     source = glm::normalize(in.previous_bend);
     from_previous = true;
   } else if (has_current_axis) {
@@ -51,8 +50,8 @@ glm::vec3 carried_bend(const TwoBoneInput& in, const glm::vec3& current_axis, bo
 
 glm::vec3 choose_bend(const TwoBoneInput& in, const TwoBoneSettings& settings, const glm::vec3& current_axis,
                       bool has_current_axis, const glm::vec3& axis, float reach) {
-  const bool has_previous = finite3(in.previous_bend) && glm::dot(in.previous_bend, in.previous_bend) > kTiny * kTiny;
-  if (in.has_pole && finite3(in.pole)) {
+  const bool has_previous = is_finite(in.previous_bend) && glm::dot(in.previous_bend, in.previous_bend) > kTiny * kTiny;
+  if (in.has_pole && is_finite(in.pole)) {
     const glm::vec3 pv = in.pole - in.root;
     const float pv_len = glm::length(pv);
     if (pv_len > kTiny * reach) {
@@ -143,7 +142,7 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
   TwoBoneResult r;
   r.mid = in.mid;
   r.end = in.end;
-  if (finite3(in.previous_bend)) r.bend_direction = in.previous_bend;
+  if (is_finite(in.previous_bend)) r.bend_direction = in.previous_bend;
   // 0 * x is 0 for every finite x and NaN for NaN or infinity: one test for all twelve.
   const glm::vec3 probe = 0.0f * in.root + 0.0f * in.mid + 0.0f * in.end + 0.0f * in.target;
   if (!(probe.x + probe.y + probe.z == 0.0f)) {

@@ -1,4 +1,4 @@
-# asterune-solve playing clips (issue 3, item 7): the three CMU clips on builtin:r15 with
+# asterune-solve playing clips (rules P4, RT8): the three CMU clips on builtin:r15 with
 # automatic mapping, the scene "animation" block, and bad clip input.
 #   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -P run_animation_cli_tests.cmake
 cmake_minimum_required(VERSION 3.25)

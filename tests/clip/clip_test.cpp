@@ -15,12 +15,13 @@
 #include "asterune/rig/pose.hpp"
 #include "asterune/rig/rig.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/math.hpp"
 
 using namespace asterune;
 
 namespace {
 
-constexpr float kPi = glm::pi<float>();
+using test::kPi;
 
 glm::quat about(const glm::vec3& axis, float degrees) { return glm::angleAxis(glm::radians(degrees), axis); }
 
@@ -81,7 +82,7 @@ ClipTrack rotation_track(const char* name, std::vector<float> times, std::vector
 
 }  // namespace
 
-TEST_CASE("bind_clip to a rig resolves plain and parent-qualified names", "[clip][binding]") {
+TEST_CASE("build_clip_binding to a rig resolves plain and parent-qualified names", "[clip][binding]") {
   // SPEC P2, R6
   const Rig rig = make_test_rig();
   Clip clip;
@@ -109,7 +110,7 @@ TEST_CASE("bind_clip to a rig resolves plain and parent-qualified names", "[clip
   }
 }
 
-TEST_CASE("bind_clip refuses an ambiguous plain name and names the qualified ones", "[clip][binding]") {
+TEST_CASE("build_clip_binding refuses an ambiguous plain name and names the qualified ones", "[clip][binding]") {
   // SPEC R6
   const Rig rig = make_test_rig();
   Clip clip;
@@ -124,7 +125,7 @@ TEST_CASE("bind_clip refuses an ambiguous plain name and names the qualified one
   CHECK_FALSE(clip_binds_natively(clip, rig));
 }
 
-TEST_CASE("bind_clip refuses two tracks on one joint", "[clip][binding]") {
+TEST_CASE("build_clip_binding refuses two tracks on one joint", "[clip][binding]") {
   const Rig rig = make_test_rig();
   Clip clip;
   clip.name = "double";
@@ -137,7 +138,7 @@ TEST_CASE("bind_clip refuses two tracks on one joint", "[clip][binding]") {
   CHECK_FALSE(clip_binds_natively(clip, rig));
 }
 
-TEST_CASE("bind_clip validates keys and names the track", "[clip][binding]") {
+TEST_CASE("build_clip_binding validates keys and names the track", "[clip][binding]") {
   const Rig rig = make_test_rig();
   const float nan = std::numeric_limits<float>::quiet_NaN();
   auto expect_fail = [&](const ClipTrack& track, const char* reason) {
@@ -162,7 +163,7 @@ TEST_CASE("bind_clip validates keys and names the track", "[clip][binding]") {
   expect_fail(t, "translation key 0 is nonfinite");
 }
 
-TEST_CASE("make_clip_binding checks its mapping", "[clip][binding]") {
+TEST_CASE("build_clip_binding_from_tracks checks its mapping", "[clip][binding]") {
   Clip clip;
   clip.name = "c";
   clip.tracks.push_back(rotation_track("a", {0.0f}, {glm::quat(1, 0, 0, 0)}));

@@ -7,7 +7,7 @@
 
 #include "asterune/controls/stack.hpp"
 #include "asterune/rig/world.hpp"
-#include "r15_rig.hpp"
+#include "support/r15_rig.hpp"
 
 namespace asterune::test {
 
@@ -80,6 +80,6 @@ struct Character {
   }
 };
 
-inline bool same_bits(const Transform& a, const Transform& b) { return std::memcmp(&a, &b, sizeof(Transform)) == 0; }
+inline bool bitwise_equal(const Transform& a, const Transform& b) { return std::memcmp(&a, &b, sizeof(Transform)) == 0; }
 
 }  // namespace asterune::test

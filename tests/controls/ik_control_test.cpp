@@ -38,7 +38,7 @@ TEST_CASE("two-bone arm reaches a hand target on R15", "[ik_control]") {
   // Only the two chain joints changed; every other transform is still identity.
   for (int j = 0; j < ch.rig.joint_count(); ++j) {
     const bool in_chain = j == joint_index(ch.rig, "LeftUpperArm") || j == joint_index(ch.rig, "LeftLowerArm");
-    if (!in_chain) CHECK(same_bits(ch.pose.local[static_cast<size_t>(j)], Transform::identity()));
+    if (!in_chain) CHECK(bitwise_equal(ch.pose.local[static_cast<size_t>(j)], Transform::identity()));
   }
 }
 
@@ -97,7 +97,7 @@ TEST_CASE("longer chains use FABRIK, CCD on request, one segment aims", "[ik_con
     auto stack = ch.stack({ik_control("Leg", "LeftUpperLeg", "LeftFoot", kAnkleInFoot, target)});
     ch.update(stack);
     CHECK(glm::length(ch.pivot("LeftFoot") - target) < 1e-3f);
-    CHECK(same_bits(ch.pose.local[static_cast<size_t>(joint_index(ch.rig, "LeftFoot"))], Transform::identity()));
+    CHECK(bitwise_equal(ch.pose.local[static_cast<size_t>(joint_index(ch.rig, "LeftFoot"))], Transform::identity()));
   }
 }
 
@@ -122,7 +122,7 @@ TEST_CASE("orientation goal turns the end part after the positional solve", "[ik
     ch2.update(s2);
     const auto w2 = ch2.fresh_world();
     CHECK(rotation_angle(glm::conjugate(goal) * w2[static_cast<size_t>(joint_index(ch2.rig, "LeftHand"))].rotation) < 1e-4f);
-    CHECK(same_bits(ch2.pose.local[static_cast<size_t>(joint_index(ch2.rig, "LeftLowerArm"))], Transform::identity()));
+    CHECK(bitwise_equal(ch2.pose.local[static_cast<size_t>(joint_index(ch2.rig, "LeftLowerArm"))], Transform::identity()));
     CHECK(s2.report(0).reached);
   }
 }

@@ -5,14 +5,12 @@
 #include <catch2/catch.hpp>
 
 #include "control_helpers.hpp"
+#include "support/math.hpp"
 
 using namespace asterune;
 using namespace asterune::test;
 
 namespace {
-
-constexpr float kPi = 3.14159265358979f;
-constexpr float kDeg = kPi / 180.0f;
 
 struct Gaze {
   float yaw;    // about the character's +Y from its -Z facing (left positive)

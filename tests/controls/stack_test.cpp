@@ -98,8 +98,8 @@ TEST_CASE("weight blends changed joints by slerp and leaves the rest bit-identic
     const Transform& b = before.local[j];
     const Transform& c = full2.pose.local[j];
     const Transform& h = half.pose.local[j];
-    if (same_bits(b, c)) {
-      CHECK(same_bits(h, b));
+    if (bitwise_equal(b, c)) {
+      CHECK(bitwise_equal(h, b));
       CHECK(half.pose.coverage[j] == 0.3f);
       continue;
     }
@@ -148,7 +148,7 @@ TEST_CASE("coverage becomes at least the weight", "[stack]") {
     s3.set_weight(0, kNan);
     c3.update(s3);
     CHECK(s3.report(0).status == ControlStatus::kZeroWeight);
-    for (const Transform& t : c3.pose.local) CHECK(same_bits(t, Transform::identity()));
+    for (const Transform& t : c3.pose.local) CHECK(bitwise_equal(t, Transform::identity()));
   }
 }
 
@@ -215,7 +215,7 @@ TEST_CASE("a nonfinite target changes nothing and poisons nothing", "[stack]") {
     c3.root.position.x = kNan;
     c3.update(s3);
     CHECK(s3.report(0).status == ControlStatus::kNotRun);
-    for (const Transform& t : c3.pose.local) CHECK(same_bits(t, Transform::identity()));
+    for (const Transform& t : c3.pose.local) CHECK(bitwise_equal(t, Transform::identity()));
   }
 }
 
@@ -282,7 +282,7 @@ TEST_CASE("disable clears retained state; enable starts fresh", "[stack]") {
   reset_pose(ch.pose.local, ch.pose.coverage);
   ch.update(s);
   CHECK(s.report(0).status == ControlStatus::kDisabled);
-  for (const Transform& t : ch.pose.local) CHECK(same_bits(t, Transform::identity()));
+  for (const Transform& t : ch.pose.local) CHECK(bitwise_equal(t, Transform::identity()));
   s.set_enabled(0, true);
   ch.update(s, 0.1f);
   CHECK(s.report(0).target == kTargetB);  // no old target: takes the new one as is
@@ -328,7 +328,7 @@ TEST_CASE("the stack refuses a pose or rig it was not built for", "[stack]") {
   std::vector<Transform> short_world(3);
   s.update(ch.rig, StackFrame{ch.root, 0.016f, 0.0f}, ch.pose, short_world);
   CHECK(s.report(0).status == ControlStatus::kNotRun);
-  for (const Transform& t : ch.pose.local) CHECK(same_bits(t, Transform::identity()));
+  for (const Transform& t : ch.pose.local) CHECK(bitwise_equal(t, Transform::identity()));
 }
 
 TEST_CASE("a whole stack update allocates nothing and is deterministic", "[stack]") {
@@ -361,7 +361,7 @@ TEST_CASE("a whole stack update allocates nothing and is deterministic", "[stack
   CHECK(s.report(1).reached);
   CHECK(s.report(3).reached);
   // Root joint untouched (CS8: the stack never moves the character; it writes motor transforms).
-  CHECK(same_bits(ch.pose.local[static_cast<size_t>(joint_index(ch.rig, "LowerTorso"))], Transform::identity()));
+  CHECK(bitwise_equal(ch.pose.local[static_cast<size_t>(joint_index(ch.rig, "LowerTorso"))], Transform::identity()));
   // Determinism: a second stack from the same inputs gives the same bits.
   Character ch2;
   auto s2 = ch2.stack({la, ra, ll, rl, look});
@@ -372,7 +372,7 @@ TEST_CASE("a whole stack update allocates nothing and is deterministic", "[stack
   CHECK(std::memcmp(ch.pose.local.data(), ch2.pose.local.data(), ch.pose.local.size() * sizeof(Transform)) == 0);
   // The incremental world equals a fresh evaluation.
   const auto fresh = ch.fresh_world();
-  for (size_t j = 0; j < fresh.size(); ++j) CHECK(same_bits(fresh[j], ch.world[j]));
+  for (size_t j = 0; j < fresh.size(); ++j) CHECK(bitwise_equal(fresh[j], ch.world[j]));
 }
 
 TEST_CASE("a nonfinite candidate is skipped: the joint keeps its transform (rule CS4)", "[stack]") {

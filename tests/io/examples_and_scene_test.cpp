@@ -12,6 +12,7 @@
 #include "asterune/rig/builtin.hpp"
 #include "asterune/rig/world.hpp"
 #include "test_util.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace asterune;
 using Catch::Matchers::Contains;
@@ -81,7 +82,8 @@ TEST_CASE("tailed_r15: the R15 rig unchanged plus Tail1..Tail3 hanging behind Lo
 }
 
 TEST_CASE("asterune.scene/1: keys, defaults and path resolution") {
-  const auto dir = std::filesystem::temp_directory_path() / "asterune_scene_test" / "sub";
+  const test::TempDir tmp("scene_test");
+  const auto dir = tmp / "sub";
   std::filesystem::create_directories(dir);
   const auto file = dir / "s.scene.json";
   SECTION("full scene") {

@@ -18,6 +18,7 @@
 #include "asterune/clip/binding.hpp"
 #include "asterune/clip/sample.hpp"
 #include "asterune/io/gltf.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace asterune;
 using nlohmann::json;
@@ -288,8 +289,14 @@ std::string base64(const std::string& bytes) {
   return out;
 }
 
+// One unique folder per test process, removed at exit.
+const test::TempDir& temp_folder() {
+  static const test::TempDir dir("gltf_test");
+  return dir;
+}
+
 std::string write_temp(const std::string& name, const std::string& text) {
-  const std::filesystem::path p = std::filesystem::temp_directory_path() / ("asterune_clip_test_" + name);
+  const std::filesystem::path p = temp_folder() / name;
   std::ofstream(p, std::ios::binary) << text;
   return p.string();
 }

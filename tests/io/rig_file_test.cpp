@@ -1,5 +1,5 @@
 // asterune.rig/1 and asterune.pose/1: both placement forms, defaults, the writer's round trip
-// and every bad-input case of issue 2 (each a specific message and a failed load).
+// and every bad-input case (rule RG3: each a specific message and a failed load).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -12,6 +12,7 @@
 #include "asterune/io/roblox.hpp"
 #include "asterune/rig/builtin.hpp"
 #include "test_util.hpp"
+#include "support/temp_dir.hpp"
 
 using namespace asterune;
 using Catch::Matchers::Contains;
@@ -87,7 +88,8 @@ TEST_CASE("asterune.rig/1 reads both placement forms, id defaults and optional k
 }
 
 TEST_CASE("a rig file without root or name: root is chosen by build_rig, name from the file") {
-  const auto dir = std::filesystem::temp_directory_path() / "asterune_io_test";
+  const test::TempDir tmp("rig_file_test");
+  const auto dir = tmp.path();
   std::filesystem::create_directories(dir);
   const auto path = dir / "tiny.rig.json";
   {
@@ -144,7 +146,8 @@ TEST_CASE("the rig writer round-trips exactly") {
     }
   }
   SECTION("write_rig_file + read_rig_file") {
-    const auto path = std::filesystem::temp_directory_path() / "asterune_io_roundtrip.rig.json";
+    const test::TempDir tmp("rig_roundtrip");
+    const auto path = tmp / "roundtrip.rig.json";
     REQUIRE(io::write_rig_file(*builtin_rig_desc("r6"), path));
     Result<RigDesc> back = io::read_rig_file(path);
     REQUIRE(back);

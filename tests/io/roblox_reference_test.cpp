@@ -76,8 +76,10 @@ TEST_CASE("every shared Roblox rig imported from .rbxmx reproduces the saved par
     CHECK(rig.value().dropped().empty());
     CHECK(rig.value().joint_count() == static_cast<int>(saved["joints"].size()));
     const Errors e = compare_with_saved(rig.value(), saved["parts"]);
-    std::printf("[reference] %-28s .rbxmx       max position error %.3g studs, max axis error %.3g\n", c.stem,
-                e.position, e.axis);
+    char figures[256];  // measured figures, shown when a check below fails
+    std::snprintf(figures, sizeof figures, "[reference] %-28s .rbxmx       max position error %.3g studs, max axis error %.3g", c.stem,
+                  e.position, e.axis);
+    INFO(figures);
     CHECK(e.position <= c.tolerance);
     CHECK(e.axis <= 1e-4);
   }
@@ -92,8 +94,10 @@ TEST_CASE("every shared Roblox rig read from its .joints.json reproduces the sav
     REQUIRE(rig);
     CHECK(rig.value().dropped().empty());
     const Errors e = compare_with_saved(rig.value(), saved["parts"]);
-    std::printf("[reference] %-28s .joints.json max position error %.3g studs, max axis error %.3g\n", c.stem,
-                e.position, e.axis);
+    char figures[256];  // measured figures, shown when a check below fails
+    std::snprintf(figures, sizeof figures, "[reference] %-28s .joints.json max position error %.3g studs, max axis error %.3g", c.stem,
+                  e.position, e.axis);
+    INFO(figures);
     CHECK(e.position <= c.tolerance);
     CHECK(e.axis <= 1e-4);
   }

@@ -5,25 +5,22 @@
 #include <random>
 
 #include "asterune/math/swing_twist.hpp"
+#include "support/math.hpp"
 
 using namespace asterune;
-
-namespace {
-glm::quat aa(float deg, glm::vec3 axis) { return glm::angleAxis(glm::radians(deg), glm::normalize(axis)); }
-bool same_rotation(const glm::quat& a, const glm::quat& b, float eps) { return std::fabs(std::fabs(glm::dot(a, b)) - 1.0f) <= eps; }
-}  // namespace
+using namespace asterune::test;
 
 TEST_CASE("swing_twist: a swing about Y after a twist about X splits back into the two") {
   // q = swing(30 deg about Y) * twist(40 deg about X); Y is orthogonal to X, so the
   // decomposition about X must return exactly these factors.
-  const glm::quat q = aa(30, {0, 1, 0}) * aa(40, {1, 0, 0});
+  const glm::quat q = axis_angle_deg(30, {0, 1, 0}) * axis_angle_deg(40, {1, 0, 0});
   const SwingTwist st = swing_twist(q, {1, 0, 0});
-  CHECK(same_rotation(st.twist, aa(40, {1, 0, 0}), 1e-6f));
-  CHECK(same_rotation(st.swing, aa(30, {0, 1, 0}), 1e-6f));
+  CHECK(same_rotation(st.twist, axis_angle_deg(40, {1, 0, 0}), 1e-6f));
+  CHECK(same_rotation(st.swing, axis_angle_deg(30, {0, 1, 0}), 1e-6f));
   CHECK(glm::degrees(twist_angle(st.twist, {1, 0, 0})) == Approx(40.0f).margin(1e-3));
   CHECK(glm::degrees(swing_angle(st.swing)) == Approx(30.0f).margin(1e-3));
   // Negative twist keeps its sign.
-  const SwingTwist neg = swing_twist(aa(-70, {1, 0, 0}), {1, 0, 0});
+  const SwingTwist neg = swing_twist(axis_angle_deg(-70, {1, 0, 0}), {1, 0, 0});
   CHECK(glm::degrees(twist_angle(neg.twist, {1, 0, 0})) == Approx(-70.0f).margin(1e-3));
   CHECK(swing_angle(neg.swing) == Approx(0.0f).margin(1e-3));
 }
@@ -45,7 +42,7 @@ TEST_CASE("swing_twist: random rotations recompose, the twist is about the axis 
 }
 
 TEST_CASE("swing_twist: a half-turn swing has no twist and no NaN") {
-  const SwingTwist st = swing_twist(aa(180, {0, 1, 0}), {1, 0, 0});
+  const SwingTwist st = swing_twist(axis_angle_deg(180, {0, 1, 0}), {1, 0, 0});
   CHECK(std::isfinite(st.swing.w));
   CHECK(st.twist == glm::quat(1, 0, 0, 0));
   CHECK(glm::degrees(swing_angle(st.swing)) == Approx(180.0f).margin(1e-3));

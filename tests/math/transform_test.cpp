@@ -6,15 +6,14 @@
 #include <random>
 
 #include "asterune/math/transform.hpp"
+#include "support/math.hpp"
 
 using namespace asterune;
+using namespace asterune::test;
 
 namespace {
 
-glm::quat axis_angle(float deg, glm::vec3 axis) { return glm::angleAxis(glm::radians(deg), glm::normalize(axis)); }
-
 bool near(const glm::vec3& a, const glm::vec3& b, float eps) { return glm::length(a - b) <= eps; }
-bool same_rotation(const glm::quat& a, const glm::quat& b, float eps) { return std::fabs(std::fabs(glm::dot(a, b)) - 1.0f) <= eps; }
 
 Transform random_transform(std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -27,7 +26,7 @@ Transform random_transform(std::mt19937& rng) {
 
 TEST_CASE("compose applies b in a's frame and maps points like a matrix product (SPEC R0)") {
   // Hand-derived: a turns 90 deg about +Y and moves to (1,0,0); b is the point (0,0,-2).
-  const Transform a{axis_angle(90, {0, 1, 0}), {1, 0, 0}};
+  const Transform a{axis_angle_deg(90, {0, 1, 0}), {1, 0, 0}};
   const Transform b = Transform::from_position({0, 0, -2});
   const Transform ab = a * b;
   // +90 deg about Y maps -Z onto -X: (0,0,-2) -> (-2,0,0), then + (1,0,0).
@@ -48,12 +47,12 @@ TEST_CASE("inverse undoes a transform and inverse_transform_point agrees") {
 }
 
 TEST_CASE("interpolate is exact at the ends, halfway on the short arc") {
-  const Transform a{axis_angle(10, {1, 0, 0}), {0, 0, 0}};
-  const Transform b{-axis_angle(70, {1, 0, 0}), {2, 4, 6}};  // -q: same rotation, long-arc sign
+  const Transform a{axis_angle_deg(10, {1, 0, 0}), {0, 0, 0}};
+  const Transform b{-axis_angle_deg(70, {1, 0, 0}), {2, 4, 6}};  // -q: same rotation, long-arc sign
   CHECK(interpolate(a, b, 0.0f).rotation == a.rotation);
   CHECK(interpolate(a, b, 1.0f).rotation == b.rotation);
   const Transform mid = interpolate(a, b, 0.5f);
-  CHECK(same_rotation(mid.rotation, axis_angle(40, {1, 0, 0}), 1e-5f));
+  CHECK(same_rotation(mid.rotation, axis_angle_deg(40, {1, 0, 0}), 1e-5f));
   CHECK(near(mid.position, {1, 2, 3}, 1e-6f));
 }
 
@@ -63,7 +62,7 @@ TEST_CASE("CFrame components round-trip and follow Roblox's row-major layout") {
   const CFrameComponents c{1, 2, 3, 0, 0, 1, 0, 1, 0, -1, 0, 0};
   auto t = from_cframe(c);
   REQUIRE(t.ok());
-  CHECK(same_rotation(t.value().rotation, axis_angle(90, {0, 1, 0}), 1e-6f));
+  CHECK(same_rotation(t.value().rotation, axis_angle_deg(90, {0, 1, 0}), 1e-6f));
   CHECK(near(t.value().position, {1, 2, 3}, 0));
   const CFrameComponents back = to_cframe(t.value());
   for (size_t i = 0; i < 12; ++i) CHECK(back[i] == Approx(c[i]).margin(1e-6));
@@ -102,5 +101,5 @@ TEST_CASE("rotation_between and normalized_rotation handle the degenerate cases"
   CHECK_FALSE(normalized_rotation(glm::quat(0, 0, 0, 0)).has_value());
   CHECK_FALSE(normalized_rotation(glm::quat(std::numeric_limits<float>::infinity(), 0, 0, 0)).has_value());
   CHECK(normalized_rotation(glm::quat(2, 0, 0, 0)).value() == glm::quat(1, 0, 0, 0));
-  CHECK(rotation_angle(axis_angle(120, {0, 0, 1})) == Approx(glm::radians(120.0f)).margin(1e-5));
+  CHECK(rotation_angle(axis_angle_deg(120, {0, 0, 1})) == Approx(glm::radians(120.0f)).margin(1e-5));
 }

@@ -9,7 +9,7 @@
 #include "asterune/retarget/rig_source.hpp"
 #include "asterune/rig/pose.hpp"
 #include "asterune/rig/world.hpp"
-#include "r15_fixture.hpp"
+#include "support/r15_rig.hpp"
 #include "retarget_support.hpp"
 #include "support/alloc_counter.hpp"
 
@@ -75,7 +75,7 @@ TEST_CASE("an R15 pose through an R15->R15 profile reproduces itself", "[retarge
 }
 
 TEST_CASE("target rest axes do not change the target's world motion", "[retarget]") {
-  // Issue 3 reference check: an R15 whose C0/C1 carry extra rotations X_j (C0*X, C1*X, which
+  // Reference check (rule RT4): an R15 whose C0/C1 carry extra rotations X_j (C0*X, C1*X, which
   // cancel at rest) must move exactly like the plain R15.
   std::mt19937 rng(11);
   std::vector<glm::quat> extra;
@@ -117,7 +117,7 @@ TEST_CASE("target rest axes do not change the target's world motion", "[retarget
 }
 
 TEST_CASE("source rest axes do not change the retargeted pose", "[retarget]") {
-  // Issue 3 reference check: re-expressing every source joint frame (compensated) leaves the
+  // Reference check (rule RT4): re-expressing every source joint frame (compensated) leaves the
   // target pose unchanged to 1e-4 rad.
   const Rig rig = test::r15_rig();
   const SourceSkeleton source = source_skeleton_from_rig(rig);

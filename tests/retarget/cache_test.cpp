@@ -4,7 +4,7 @@
 #include <thread>
 
 #include "asterune/retarget/cache.hpp"
-#include "r15_fixture.hpp"
+#include "support/r15_rig.hpp"
 #include "retarget_support.hpp"
 
 using namespace asterune;

@@ -1,4 +1,4 @@
-// Reference checks on the real CMU BVH clips retargeted onto the built-in R15 (issue 3):
+// Reference checks on the real CMU BVH clips retargeted onto the built-in R15 (rules RT3, RT4, RT8):
 // bone directions against an independent forward kinematics of the raw BVH numbers, and
 // source rest-axis independence on the real skeleton.
 #include <catch2/catch.hpp>
@@ -120,9 +120,10 @@ double check_bone_directions(const std::string& file, std::span<const LimbPair> 
     }
   }
   const double mean = sum / static_cast<double>(count);
-  INFO("bone direction error " << file << " rest matching " << (rest_matching ? "on" : "off") << " frames "
-                                << raw.frames.size() << " limbs " << limbs.size() << ": mean " << mean << " deg, max "
-                                << worst << " deg");
+  char figures[256];  // measured figures, shown when a check below fails
+  std::snprintf(figures, sizeof figures, "bone direction error %-34s rest matching %-3s frames %4zu limbs %zu: mean %.5f deg, max %.5f deg",
+                file.c_str(), rest_matching ? "on" : "off", raw.frames.size(), limbs.size(), mean, worst);
+  INFO(figures);
   if (rest_matching) {
     // Measured on all three clips: mean 0.00001, max 0.00006 degrees (float round-off).
     CHECK(mean < 1e-3);
@@ -155,7 +156,7 @@ TEST_CASE("without rest matching a T-pose clip bends the arms-down R15 (the chec
 }
 
 TEST_CASE("re-expressed CMU joint axes leave the retargeted R15 pose unchanged", "[retarget][reference]") {
-  // Issue 3: rotate every source joint frame by a fixed random rotation, compensating offsets,
+  // Rule RT4: rotate every source joint frame by a fixed random rotation, compensating offsets,
   // rest and motion so that world positions are unchanged: target pose equal to 1e-5 rad.
   const Rig rig = r15();
   Loaded src = load("cmu_49_04_run_leap.bvh");
@@ -191,8 +192,10 @@ TEST_CASE("re-expressed CMU joint axes leave the retargeted R15 pose unchanged",
       CHECK(c0[j] == c1[j]);
     }
   }
-  INFO("re-expressed CMU axes: max target rotation change " << worst << " rad, max translation change " << worst_pos
-                                                             << " studs");
+  char figures[256];  // measured figures, shown when a check below fails
+  std::snprintf(figures, sizeof figures, "re-expressed CMU axes: max target rotation change %.3g rad, max translation change %.3g studs",
+                static_cast<double>(worst), static_cast<double>(worst_pos));
+  INFO(figures);
   // Measured: 8.3e-7 rad and 9.9e-7 studs (float round-off).
   CHECK(worst < 1e-5f);
   CHECK(worst_pos < 1e-5f);
@@ -267,8 +270,10 @@ TEST_CASE("retargeted CMU feet stand on the R15's ground (auto scale, ground ref
     }
     std::sort(lowest.begin(), lowest.end());
     const float median = lowest[lowest.size() / 2];
-    INFO("lowest R15 foot corner " << file << " min " << lowest.front() << ", median " << median << ", max "
-                                   << lowest.back() << " studs (R15 leg 2.0 studs)");
+    char figures[256];  // measured figures, shown when a check below fails
+    std::snprintf(figures, sizeof figures, "lowest R15 foot corner %-34s min %.3f, median %.3f, max %.3f studs (R15 leg 2.0 studs)", file,
+                  static_cast<double>(lowest.front()), static_cast<double>(median), static_cast<double>(lowest.back()));
+    INFO(figures);
     // Measured: medians 0.081, 0.167, 0.100 studs; lowest -0.091, 0.081, -0.128.
     CHECK(std::fabs(median) < 0.2f);
     CHECK(lowest.front() > -0.2f);

@@ -1,4 +1,4 @@
-// Test helpers for retargeting: deterministic random rotations, angle between rotations,
+// Test helpers for retargeting (random rotations and angles: support/math.hpp):
 // re-expressing a source skeleton in other joint axes, and a small hand-built T-pose source.
 #pragma once
 
@@ -8,30 +8,9 @@
 
 #include "asterune/math/transform.hpp"
 #include "asterune/rig/source_skeleton.hpp"
+#include "support/math.hpp"
 
 namespace asterune::test {
-
-inline glm::quat random_rotation(std::mt19937& rng, float max_angle = 3.14159265f) {
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  glm::vec3 axis;
-  do {
-    axis = glm::vec3(u(rng), u(rng), u(rng));
-  } while (glm::length(axis) < 0.1f || glm::length(axis) > 1.0f);
-  const float angle = max_angle * (0.5f * (u(rng) + 1.0f));
-  return glm::angleAxis(angle, glm::normalize(axis));
-}
-
-/// Angle in radians between two rotations (sign of the quaternion ignored).
-inline float angle_between(const glm::quat& a, const glm::quat& b) {
-  // atan2 form: exact near zero, where acos(dot) loses all precision in float.
-  const glm::quat r = glm::conjugate(glm::normalize(a)) * glm::normalize(b);
-  return 2.0f * std::atan2(std::sqrt(r.x * r.x + r.y * r.y + r.z * r.z), std::fabs(r.w));
-}
-
-inline float angle_between(const glm::vec3& a, const glm::vec3& b) {
-  const glm::vec3 u = glm::normalize(a), v = glm::normalize(b);
-  return std::atan2(glm::length(glm::cross(u, v)), glm::dot(u, v));
-}
 
 /// Re-expresses joint j's frame as frame_j * Q_j (Q per joint), compensating offsets, rest
 /// rotations and end sites so that every world position is unchanged:

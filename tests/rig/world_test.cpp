@@ -8,12 +8,12 @@
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/math.hpp"
 
 using namespace asterune;
+using namespace asterune::test;
 
 namespace {
-
-glm::quat axis_angle(float deg, glm::vec3 axis) { return glm::angleAxis(glm::radians(deg), glm::normalize(axis)); }
 
 // Plain 4x4 matrices: a second formulation of P * C0 * T * inverse(C1), independent of Transform.
 glm::mat4 matrix(const Transform& t) {
@@ -33,9 +33,9 @@ RigDesc rotated_chain() {
   RigDesc d;
   d.parts = {{"Root", "Root", {2, 2, 1}, {}}, {"Upper", "Upper", {1, 2, 1}, {}}, {"Lower", "Lower", {1, 2, 1}, {}}};
   // As R6's Left Shoulder: C0 at (-1, 0.5, 0) turned -90 deg about Y; C1 at (0.5, 0.5, 0) likewise.
-  const glm::quat turn = axis_angle(-90, {0, 1, 0});
+  const glm::quat turn = axis_angle_deg(-90, {0, 1, 0});
   d.joints = {{"Shoulder", "Root", "Upper", {turn, {-1, 0.5f, 0}}, {turn, {0.5f, 0.5f, 0}}, true},
-              {"Elbow", "Upper", "Lower", {axis_angle(90, {1, 0, 0}), {0, -1, 0}}, {axis_angle(90, {1, 0, 0}), {0, 1, 0}}, true}};
+              {"Elbow", "Upper", "Lower", {axis_angle_deg(90, {1, 0, 0}), {0, -1, 0}}, {axis_angle_deg(90, {1, 0, 0}), {0, 1, 0}}, true}};
   return d;
 }
 
@@ -54,7 +54,7 @@ TEST_CASE("a rotated-frame 2-joint chain with a 90 degree T matches hand-derived
 
   // T = 90 deg about the joint frame's local X. That frame is turned -90 deg about Y, which
   // maps local X onto world +Z, so the arm swings +90 deg about world Z around the pivot (-1,0.5,0).
-  pose.local[0].rotation = axis_angle(90, {1, 0, 0});
+  pose.local[0].rotation = axis_angle_deg(90, {1, 0, 0});
   evaluate_world(rig, Transform::identity(), pose.local, world);
   // Second formulation: the same product with 4x4 matrices.
   const glm::mat4 expected = matrix(rig.c0()[0]) * matrix(pose.local[0]) * glm::inverse(matrix(rig.c1()[0]));
@@ -121,12 +121,12 @@ TEST_CASE("subtree re-evaluation equals a full walk; rest world equals identity 
   const Rig rig = build_ok(d);
   Pose pose = make_pose(rig);
   std::vector<Transform> full(3), partial(3), rest(3);
-  const Transform root{axis_angle(30, {0, 1, 0}), {1, 2, 3}};
+  const Transform root{axis_angle_deg(30, {0, 1, 0}), {1, 2, 3}};
   evaluate_world(rig, root, pose.local, partial);
   evaluate_rest_world(rig, root, rest);
   for (int j = 0; j < 3; ++j) CHECK(glm::length(rest[static_cast<size_t>(j)].position - partial[static_cast<size_t>(j)].position) < 1e-6f);
   const int shoulder = rig.find_joint("Upper").index;
-  pose.local[static_cast<size_t>(shoulder)].rotation = axis_angle(40, {0, 0, 1});
+  pose.local[static_cast<size_t>(shoulder)].rotation = axis_angle_deg(40, {0, 0, 1});
   evaluate_world_subtree(rig, root, pose.local, partial, shoulder);
   evaluate_world(rig, root, pose.local, full);
   for (int j = 0; j < 3; ++j) {
@@ -161,4 +161,21 @@ TEST_CASE("world evaluation allocates nothing (SPEC RG1)") {
     evaluate_rest_world(rig, Transform::identity(), world);
   }
   CHECK(scope.count() == 0);
+}
+
+TEST_CASE("world evaluation given spans of the wrong size writes nothing and says so (rule RG4)", "[world]") {
+  const Rig rig = build_ok(rotated_chain());
+  const Transform marker = Transform::from_position({7, 7, 7});
+  std::vector<Transform> local(static_cast<size_t>(rig.joint_count()));
+  std::vector<Transform> short_world(static_cast<size_t>(rig.joint_count()) - 1, marker);
+  CHECK_FALSE(evaluate_world(rig, Transform::identity(), local, short_world));
+  CHECK_FALSE(evaluate_world_subtree(rig, Transform::identity(), local, short_world, 0));
+  CHECK_FALSE(evaluate_rest_world(rig, Transform::identity(), short_world));
+  for (const Transform& w : short_world) CHECK(w.position == marker.position);
+  std::vector<Transform> world(static_cast<size_t>(rig.joint_count()), marker);
+  CHECK_FALSE(evaluate_world_subtree(rig, Transform::identity(), local, world, rig.joint_count()));
+  CHECK_FALSE(evaluate_world_subtree(rig, Transform::identity(), local, world, -1));
+  for (const Transform& w : world) CHECK(w.position == marker.position);
+  CHECK(evaluate_world(rig, Transform::identity(), local, world));
+  CHECK(world[0].position != marker.position);
 }

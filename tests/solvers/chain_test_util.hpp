@@ -8,7 +8,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include "solver_test_util.hpp"
+#include "support/math.hpp"
 
 namespace asterune::test {
 

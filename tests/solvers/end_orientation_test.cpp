@@ -5,20 +5,15 @@
 #include <limits>
 
 #include "asterune/solvers/end_orientation.hpp"
-#include "solver_test_util.hpp"
+#include "support/math.hpp"
 
 using namespace asterune;
 using namespace asterune::test;
 
-namespace {
-glm::quat aa(float deg, glm::vec3 axis) { return glm::angleAxis(glm::radians(deg), glm::normalize(axis)); }
-bool same_rotation(const glm::quat& a, const glm::quat& b, float eps) { return std::fabs(std::fabs(glm::dot(a, b)) - 1.0f) <= eps; }
-}  // namespace
-
 TEST_CASE("end orientation: the delta turns the end part onto the goal (SPEC IK7)") {
   // End part yawed 90 deg about +Y, goal pitched 90 deg about +X: D = goal * inverse(end).
-  const glm::quat end = aa(90, {0, 1, 0});
-  const glm::quat goal = aa(90, {1, 0, 0});
+  const glm::quat end = axis_angle_deg(90, {0, 1, 0});
+  const glm::quat goal = axis_angle_deg(90, {1, 0, 0});
   const glm::quat d = end_orientation_delta(end, goal);
   CHECK(same_rotation(d * end, goal, 1e-6f));
   // Hand-derived effect on the end part's local -Z (its facing): goal maps -Z to +Y.
@@ -28,8 +23,8 @@ TEST_CASE("end orientation: the delta turns the end part onto the goal (SPEC IK7
 
 TEST_CASE("end orientation: weight slerps the delta and bad input gives the identity (SPEC IK7)") {
   const glm::quat end(1, 0, 0, 0);
-  const glm::quat goal = aa(80, {0, 0, 1});
-  CHECK(same_rotation(end_orientation_delta(end, goal, 0.5f), aa(40, {0, 0, 1}), 1e-6f));
+  const glm::quat goal = axis_angle_deg(80, {0, 0, 1});
+  CHECK(same_rotation(end_orientation_delta(end, goal, 0.5f), axis_angle_deg(40, {0, 0, 1}), 1e-6f));
   CHECK(same_rotation(end_orientation_delta(end, goal, 0.0f), glm::quat(1, 0, 0, 0), 1e-7f));
   CHECK(same_rotation(end_orientation_delta(end, goal, 2.0f), goal, 1e-6f));
   const float nan = std::numeric_limits<float>::quiet_NaN();

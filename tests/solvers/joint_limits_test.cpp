@@ -13,41 +13,36 @@
 using namespace asterune;
 using namespace asterune::test;
 
-namespace {
-glm::quat aa(float deg, glm::vec3 axis) { return glm::angleAxis(glm::radians(deg), glm::normalize(axis)); }
-bool same_rotation(const glm::quat& a, const glm::quat& b, float eps) { return std::fabs(std::fabs(glm::dot(a, b)) - 1.0f) <= eps; }
-}  // namespace
-
 TEST_CASE("limits: hinge clamps to the nearer end and drops the swing (SPEC IK8)") {
   const JointLimit h = JointLimit::hinge({0, 0, 1}, glm::radians(-30.0f), glm::radians(30.0f));
-  CHECK(same_rotation(clamp_to_limit(h, aa(50, {0, 0, 1})), aa(30, {0, 0, 1}), 1e-6f));
-  CHECK(same_rotation(clamp_to_limit(h, aa(-50, {0, 0, 1})), aa(-30, {0, 0, 1}), 1e-6f));
-  CHECK(same_rotation(clamp_to_limit(h, aa(10, {0, 0, 1})), aa(10, {0, 0, 1}), 1e-6f));
+  CHECK(same_rotation(clamp_to_limit(h, axis_angle_deg(50, {0, 0, 1})), axis_angle_deg(30, {0, 0, 1}), 1e-6f));
+  CHECK(same_rotation(clamp_to_limit(h, axis_angle_deg(-50, {0, 0, 1})), axis_angle_deg(-30, {0, 0, 1}), 1e-6f));
+  CHECK(same_rotation(clamp_to_limit(h, axis_angle_deg(10, {0, 0, 1})), axis_angle_deg(10, {0, 0, 1}), 1e-6f));
   // -170 is 140 from -30 and 160 from +30 (the short way round): -30 wins.
-  CHECK(same_rotation(clamp_to_limit(h, aa(-170, {0, 0, 1})), aa(-30, {0, 0, 1}), 1e-6f));
+  CHECK(same_rotation(clamp_to_limit(h, axis_angle_deg(-170, {0, 0, 1})), axis_angle_deg(-30, {0, 0, 1}), 1e-6f));
   // +170 is 140 from +30 and 160 from -30: +30 wins.
-  CHECK(same_rotation(clamp_to_limit(h, aa(170, {0, 0, 1})), aa(30, {0, 0, 1}), 1e-6f));
+  CHECK(same_rotation(clamp_to_limit(h, axis_angle_deg(170, {0, 0, 1})), axis_angle_deg(30, {0, 0, 1}), 1e-6f));
   // A swing about X on top of a 10-degree hinge turn is removed.
-  CHECK(same_rotation(clamp_to_limit(h, aa(20, {1, 0, 0}) * aa(10, {0, 0, 1})), aa(10, {0, 0, 1}), 1e-6f));
-  CHECK(within_limit(h, aa(29.9f, {0, 0, 1})));
-  CHECK_FALSE(within_limit(h, aa(31, {0, 0, 1})));
-  CHECK_FALSE(within_limit(h, aa(5, {1, 0, 0})));
+  CHECK(same_rotation(clamp_to_limit(h, axis_angle_deg(20, {1, 0, 0}) * axis_angle_deg(10, {0, 0, 1})), axis_angle_deg(10, {0, 0, 1}), 1e-6f));
+  CHECK(within_limit(h, axis_angle_deg(29.9f, {0, 0, 1})));
+  CHECK_FALSE(within_limit(h, axis_angle_deg(31, {0, 0, 1})));
+  CHECK_FALSE(within_limit(h, axis_angle_deg(5, {1, 0, 0})));
 }
 
 TEST_CASE("limits: ball-socket shortens the swing to the cone and clamps the twist (SPEC IK8)") {
   const JointLimit b = JointLimit::ball_socket({0, 1, 0}, glm::radians(45.0f), glm::radians(-10.0f), glm::radians(10.0f));
-  CHECK(same_rotation(clamp_to_limit(b, aa(60, {1, 0, 0})), aa(45, {1, 0, 0}), 1e-6f));
-  CHECK(same_rotation(clamp_to_limit(b, aa(30, {1, 0, 1})), aa(30, {1, 0, 1}), 1e-6f));
+  CHECK(same_rotation(clamp_to_limit(b, axis_angle_deg(60, {1, 0, 0})), axis_angle_deg(45, {1, 0, 0}), 1e-6f));
+  CHECK(same_rotation(clamp_to_limit(b, axis_angle_deg(30, {1, 0, 1})), axis_angle_deg(30, {1, 0, 1}), 1e-6f));
   // swing 30 about X, twist 50 about Y -> twist clamped to 10.
-  CHECK(same_rotation(clamp_to_limit(b, aa(30, {1, 0, 0}) * aa(50, {0, 1, 0})), aa(30, {1, 0, 0}) * aa(10, {0, 1, 0}), 1e-6f));
+  CHECK(same_rotation(clamp_to_limit(b, axis_angle_deg(30, {1, 0, 0}) * axis_angle_deg(50, {0, 1, 0})), axis_angle_deg(30, {1, 0, 0}) * axis_angle_deg(10, {0, 1, 0}), 1e-6f));
   // The cone bounds where the axis can point: the clamped axis is 45 deg from rest.
-  const glm::quat c = clamp_to_limit(b, aa(120, {1, 0, 1}) * aa(-40, {0, 1, 0}));
+  const glm::quat c = clamp_to_limit(b, axis_angle_deg(120, {1, 0, 1}) * axis_angle_deg(-40, {0, 1, 0}));
   CHECK(angle_deg(c * glm::vec3(0, 1, 0), glm::vec3(0, 1, 0)) == Approx(45.0f).margin(1e-3));
   CHECK(within_limit(b, c));
-  CHECK_FALSE(within_limit(b, aa(50, {0, 0, 1})));
+  CHECK_FALSE(within_limit(b, axis_angle_deg(50, {0, 0, 1})));
   // None passes anything through.
   const JointLimit none;
-  CHECK(same_rotation(clamp_to_limit(none, aa(170, {1, 2, 3})), aa(170, {1, 2, 3}), 1e-6f));
+  CHECK(same_rotation(clamp_to_limit(none, axis_angle_deg(170, {1, 2, 3})), axis_angle_deg(170, {1, 2, 3}), 1e-6f));
 }
 
 namespace {
@@ -166,7 +161,7 @@ TEST_CASE("limits: rest frames follow the parent (a rotated chain root does not 
   // measured relative to the parent, not the world.
   PlanarChain c;
   for (auto& l : c.limits) l = JointLimit::hinge({0, 0, 1}, glm::radians(-45.0f), glm::radians(45.0f));
-  const glm::quat turn = aa(90, {0, 1, 0});
+  const glm::quat turn = axis_angle_deg(90, {0, 1, 0});
   PlanarChain d = c;
   for (auto& p : d.points) p = turn * p;
   for (auto& o : d.orientations) o = turn * o;

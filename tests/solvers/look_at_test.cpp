@@ -7,13 +7,12 @@
 
 #include "asterune/math/transform.hpp"
 #include "asterune/solvers/look_at.hpp"
+#include "support/math.hpp"
 
 using namespace asterune;
+using namespace asterune::test;
 
 namespace {
-
-constexpr float kPi = 3.14159265358979f;
-constexpr float kDeg = kPi / 180.0f;
 
 glm::vec3 apply_all(std::span<const glm::quat> turns, glm::vec3 v) {
   for (const glm::quat& q : turns) v = q * v;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "asterune/solvers/two_bone.hpp"
-#include "solver_test_util.hpp"
+#include "support/math.hpp"
 #include "support/alloc_counter.hpp"
 
 using namespace asterune;

@@ -28,13 +28,14 @@ enum class WrapMode { kLoop, kClamp };
 float wrap_clip_time(float time, float duration, WrapMode wrap);
 
 /// Samples `clip` (which must be the clip `binding` was built from, unmodified) at `time` into
-/// local[j] / coverage[j] for j < binding.joint_count(). Writes min(joint_count, local.size(),
-/// coverage.size()) joints; a track index beyond clip.tracks (wrong clip) samples as unbound.
-void sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap,
+/// local[j] / coverage[j]. `local` and `coverage` must hold binding.joint_count() entries;
+/// otherwise nothing is written and false is returned (rule RG4). A track index beyond
+/// clip.tracks (wrong clip) samples as unbound. Allocation-free.
+bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap,
                  std::span<Transform> local, std::span<float> coverage);
 
 /// Same, into a Pose sized for the binding's target (make_pose / by hand).
-void sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, Pose& pose);
+bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, Pose& pose);
 
 /// Samples one track alone (both channels), using `fallback` for a missing channel.
 /// Returns fallback unchanged for an empty track. Allocation-free.

@@ -19,7 +19,8 @@ class Rig;
 SourceSkeleton source_skeleton_from_rig(const Rig& rig);
 
 /// Full source locals for a rig pose: out[j] = inverse(C1_parent) * C0_j * T_j. Allocation-free.
-/// `motor` and `out` must hold rig.joint_count() entries and must not alias.
-void source_pose_from_rig(const Rig& rig, std::span<const Transform> motor, std::span<Transform> out);
+/// `motor` and `out` must hold rig.joint_count() entries and must not alias; otherwise nothing
+/// is written and false is returned (rule RG4).
+bool source_pose_from_rig(const Rig& rig, std::span<const Transform> motor, std::span<Transform> out);
 
 }  // namespace asterune

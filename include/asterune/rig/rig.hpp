@@ -90,6 +90,9 @@ class Rig {
   /// ("LeftLowerArm/LeftHand"). A plain name shared by several joints is refused as
   /// ambiguous, with a message suggesting the qualified names (SPEC R6).
   JointLookup find_joint(std::string_view name) const;
+  /// The name find_joint() resolves to joint `j`: the child part name, or the parent-qualified
+  /// "Parent/Child" when the child name alone is ambiguous (rule R6). Allocates.
+  std::string lookup_name(int j) const;
   /// Finds a joint by its own (Motor6D) name, e.g. "LeftElbow". Ambiguity is refused too.
   JointLookup find_joint_by_joint_name(std::string_view name) const;
 

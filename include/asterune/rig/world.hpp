@@ -20,12 +20,14 @@ class Rig;
 /// Writes the world placement of every joint's child part (part1) into `world`, in layout
 /// order. `local` and `world` must both hold rig.joint_count() entries; `world` must not alias
 /// `local`. Joints without a parent index take their part0 from `root * rig.anchor()[j]`.
-void evaluate_world(const Rig& rig, const Transform& root, std::span<const Transform> local,
+/// Wrong sizes (rule RG4): nothing is written and false is returned. No allocation.
+bool evaluate_world(const Rig& rig, const Transform& root, std::span<const Transform> local,
                     std::span<Transform> world);
 
 /// Re-evaluates only joint j and its descendants (the layout range [j, subtree_end(j))),
 /// for use after a change to local[j]; the rest of `world` must already be current.
-void evaluate_world_subtree(const Rig& rig, const Transform& root, std::span<const Transform> local,
+/// Wrong sizes or j out of range (rule RG4): nothing is written and false is returned.
+bool evaluate_world_subtree(const Rig& rig, const Transform& root, std::span<const Transform> local,
                             std::span<Transform> world, int j);
 
 /// Placement of joint j's parent part (part0), given current world placements.
@@ -51,7 +53,8 @@ glm::quat local_rotation_for_frame(const Rig& rig, const Transform& parent_world
 Transform local_for_part(const Rig& rig, const Transform& parent_world, int j, const Transform& part_world);
 
 /// Rest world placements (T = identity) of every child part with the root at `root`.
-/// `world` must hold rig.joint_count() entries.
-void evaluate_rest_world(const Rig& rig, const Transform& root, std::span<Transform> world);
+/// `world` must hold rig.joint_count() entries; otherwise nothing is written and false is
+/// returned (rule RG4).
+bool evaluate_rest_world(const Rig& rig, const Transform& root, std::span<Transform> world);
 
 }  // namespace asterune

@@ -16,6 +16,8 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "asterune/math/scalar.hpp"  // canonical_angle (rule LA3)
+
 namespace asterune {
 
 /// Limits and reference axes of a look-at solve, all in root space.
@@ -37,7 +39,6 @@ struct LookAtReport {
 };
 
 /// Maps any finite angle to the canonical range (-pi, pi]; a nonfinite angle gives 0.
-float canonical_angle(float radians);
 
 /// Yaw and pitch (radians) of unit direction `dir` in the basis given by `params`:
 /// yaw about params.up from the rest facing's horizontal projection, in (-pi, pi];

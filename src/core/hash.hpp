@@ -1,4 +1,5 @@
-// Internal: a tiny FNV-1a 64-bit hasher shared by profile_key() and the source skeleton key.
+// Internal: the one FNV-1a 64-bit hasher behind every stable key (rig layout signature, retarget
+// profile key, source skeleton key). Stable across platforms and runs, unlike std::hash.
 #pragma once
 
 #include <bit>

@@ -1,10 +1,16 @@
-// Test helper: the standard Roblox R15 block rig, from the reference table of Motor6D C0/C1
-// values in tests/data/roblox/PROVENANCE.md (values saved by Roblox Studio, unscaled studs,
-// all rotations identity). `twist` optionally gives every joint an extra rotation X_j applied
-// as C0*X_j and C1*X_j, which cancels at rest (same rest placements, different joint axes).
+// Test fixture: the standard Roblox R15 block rig, typed in by hand from the reference table
+// of Motor6D C0/C1 values in tests/data/roblox/PROVENANCE.md (Rig-Builder R15 as saved by
+// Roblox Studio, unscaled studs, identity rotations; MIT, datlass/Rbx-CCDIK). It does not use
+// the library's built-in rig table, so tests of rig, retarget and controls do not depend on it.
+// `twist` optionally gives joint k an extra rotation X_k applied as C0*X_k and C1*X_k, which
+// cancels at rest (same rest placements, different joint axes).
 #pragma once
 
 #include <functional>
+#include <string>
+#include <utility>
+
+#include <catch2/catch.hpp>
 
 #include "asterune/rig/rig.hpp"
 
@@ -14,19 +20,19 @@ inline RigDesc r15_desc(const std::function<glm::quat(int)>& twist = nullptr) {
   RigDesc d;
   d.name = "R15";
   d.root = "HumanoidRootPart";
-  auto part = [&](const char* name, glm::vec3 size) { d.parts.push_back(PartDesc{name, name, size, std::nullopt}); };
+  auto part = [&](const std::string& name, glm::vec3 size) { d.parts.push_back(PartDesc{name, name, size, std::nullopt}); };
   part("HumanoidRootPart", {2, 2, 1});
   part("LowerTorso", {2, 0.4f, 1});
   part("UpperTorso", {2, 1.6f, 1});
   part("Head", {2, 1, 1});
   for (const char* side : {"Left", "Right"}) {
     const std::string s = side;
-    d.parts.push_back(PartDesc{s + "UpperArm", s + "UpperArm", {1, 1.1687f, 1}, std::nullopt});
-    d.parts.push_back(PartDesc{s + "LowerArm", s + "LowerArm", {1, 1.0519f, 1}, std::nullopt});
-    d.parts.push_back(PartDesc{s + "Hand", s + "Hand", {1, 0.3f, 1}, std::nullopt});
-    d.parts.push_back(PartDesc{s + "UpperLeg", s + "UpperLeg", {1, 1.2166f, 1}, std::nullopt});
-    d.parts.push_back(PartDesc{s + "LowerLeg", s + "LowerLeg", {1, 1.1931f, 1}, std::nullopt});
-    d.parts.push_back(PartDesc{s + "Foot", s + "Foot", {1, 0.3f, 1}, std::nullopt});
+    part(s + "UpperArm", {1, 1.1687f, 1});
+    part(s + "LowerArm", {1, 1.0519f, 1});
+    part(s + "Hand", {1, 0.3f, 1});
+    part(s + "UpperLeg", {1, 1.2166f, 1});
+    part(s + "LowerLeg", {1, 1.1931f, 1});
+    part(s + "Foot", {1, 0.3f, 1});
   }
   int k = 0;
   auto joint = [&](const std::string& name, const std::string& p0, const std::string& p1, glm::vec3 c0, glm::vec3 c1) {
@@ -51,8 +57,17 @@ inline RigDesc r15_desc(const std::function<glm::quat(int)>& twist = nullptr) {
 }
 
 inline Rig r15_rig(const std::function<glm::quat(int)>& twist = nullptr) {
-  auto r = build_rig(r15_desc(twist));
-  return std::move(r.value());
+  auto rig = build_rig(r15_desc(twist));
+  INFO((rig.ok() ? std::string() : rig.message()));
+  REQUIRE(rig.ok());
+  return std::move(rig).value();
+}
+
+/// Layout index of the joint whose child part is `part` (fails the test when not found).
+inline int joint_index(const Rig& rig, const std::string& part) {
+  const JointLookup hit = rig.find_joint(part);
+  REQUIRE(hit.found());
+  return hit.index;
 }
 
 }  // namespace asterune::test

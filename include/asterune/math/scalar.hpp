@@ -1,0 +1,23 @@
+// Scalar helpers shared by every module: the one definition of pi, degree/radian factors and
+// the angle wrap, so that no file keeps a private copy with a different precision.
+#pragma once
+
+#include <cmath>
+#include <numbers>
+
+namespace asterune {
+
+inline constexpr float kPi = std::numbers::pi_v<float>;
+inline constexpr float kDegToRad = kPi / 180.0f;
+inline constexpr float kRadToDeg = 180.0f / kPi;
+
+/// `radians` wrapped into the canonical interval (-pi, pi] (rule LA3). Nonfinite input gives 0.
+inline float canonical_angle(float radians) {
+  if (!std::isfinite(radians)) return 0.0f;
+  float a = std::remainder(radians, 2.0f * kPi);  // [-pi, pi]
+  if (a <= -kPi) a += 2.0f * kPi;
+  if (a > kPi) a -= 2.0f * kPi;
+  return a;
+}
+
+}  // namespace asterune
