@@ -186,7 +186,7 @@ TEST_CASE("stretch moves the elbow and wrist attachments along the bones (T tran
     CHECK(k <= 1.0f + two_bone_stretch_ceiling(0.9f) + 1e-6f);
     if (frac <= 0.9f) {
       CHECK(k == 1.0f);  // exactly no stretch below the band: T translations untouched
-      CHECK(same_bits(ch.pose.local[static_cast<size_t>(elbow)], Transform{ch.pose.local[static_cast<size_t>(elbow)].rotation, {}}));
+      CHECK(bitwise_equal(ch.pose.local[static_cast<size_t>(elbow)], Transform{ch.pose.local[static_cast<size_t>(elbow)].rotation, {}}));
     }
     // Both segments scaled by k about the shoulder (hand-derived: lengths k*a, k*b).
     const glm::vec3 sp = ch.pivot("LeftUpperArm");
@@ -328,7 +328,7 @@ TEST_CASE("reach window: the weight fades smoothly with the direction and is 0 o
     if (expected(az) == 0.0f) {
       CHECK(rep.changed_joints == 0);
       CHECK(rep.status == ControlStatus::kZeroWeight);
-      CHECK(same_bits(ch.pose.local[static_cast<size_t>(elbow)], Transform::identity()));
+      CHECK(bitwise_equal(ch.pose.local[static_cast<size_t>(elbow)], Transform::identity()));
     }
     if (last >= 0.0f) largest_step = std::max(largest_step, std::fabs(rep.weight - last));
     last = rep.weight;

@@ -150,7 +150,7 @@ TEST_CASE("look-at joint weights and setup errors", "[look_at_control]") {
   auto s = ch.stack({d});
   ch.update(s);
   CHECK(s.report(0).changed_joints == 0);
-  for (const Transform& t : ch.pose.local) CHECK(same_bits(t, Transform::identity()));
+  for (const Transform& t : ch.pose.local) CHECK(bitwise_equal(t, Transform::identity()));
   CHECK_FALSE(s.report(0).reached);
   CHECK(std::isfinite(s.report(0).angle));
 
@@ -160,7 +160,7 @@ TEST_CASE("look-at joint weights and setup errors", "[look_at_control]") {
   auto s2 = c2.stack({neck_only});
   c2.update(s2);
   CHECK(s2.report(0).changed_joints == 1);
-  CHECK(same_bits(c2.pose.local[static_cast<size_t>(joint_index(c2.rig, "UpperTorso"))], Transform::identity()));
+  CHECK(bitwise_equal(c2.pose.local[static_cast<size_t>(joint_index(c2.rig, "UpperTorso"))], Transform::identity()));
   CHECK(s2.report(0).reached);
 
   auto fails = [&](ControlDesc bad, const std::string& needle) {

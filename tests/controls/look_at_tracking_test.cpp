@@ -113,7 +113,7 @@ TEST_CASE("clearing the target or disabling eases home within |delta| / speed + 
         }
         // Home: the control has stopped and the animated pose (identity) is left as it is.
         CHECK(s.report(0).status == (disable ? ControlStatus::kDisabled : ControlStatus::kNoTarget));
-        CHECK(same_bits(ch.pose.local[static_cast<size_t>(joint_index(ch.rig, "Head"))], Transform::identity()));
+        CHECK(bitwise_equal(ch.pose.local[static_cast<size_t>(joint_index(ch.rig, "Head"))], Transform::identity()));
       }
     }
   }

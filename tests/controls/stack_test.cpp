@@ -197,7 +197,7 @@ TEST_CASE("a nonfinite target changes nothing and poisons nothing", "[stack]") {
     for (const char* part : {"LeftUpperArm", "LeftLowerArm"}) {
       const size_t j = static_cast<size_t>(joint_index(with_pole.rig, part));
       CHECK(is_finite(with_pole.pose.local[j]));
-      CHECK(same_bits(with_pole.pose.local[j], without.pose.local[j]));
+      CHECK(bitwise_equal(with_pole.pose.local[j], without.pose.local[j]));
     }
   }
   SECTION("a huge target stays finite") {
@@ -403,7 +403,7 @@ TEST_CASE("a nonfinite candidate is skipped: the joint keeps its transform (rule
   ch.update(s);
   CHECK(s.report(0).status == ControlStatus::kSolved);
   CHECK(s.report(0).changed_joints == 0);
-  CHECK(same_bits(ch.pose.local[hand], before.local[hand]));
+  CHECK(bitwise_equal(ch.pose.local[hand], before.local[hand]));
   CHECK(ch.pose.coverage[hand] == before.coverage[hand]);
 }
 
@@ -418,11 +418,11 @@ TEST_CASE("a control whose chain holds the Root joint writes motor transforms, n
   REQUIRE(s.report(0).status == ControlStatus::kSolved);
   const size_t root_joint = static_cast<size_t>(joint_index(ch.rig, "LowerTorso"));
   CHECK(ch.rig.joint_name(static_cast<int>(root_joint)) == "Root");
-  CHECK_FALSE(same_bits(ch.pose.local[root_joint], Transform::identity()));  // the Root motor did turn
-  CHECK(same_bits(ch.root, root_before));
+  CHECK_FALSE(bitwise_equal(ch.pose.local[root_joint], Transform::identity()));  // the Root motor did turn
+  CHECK(bitwise_equal(ch.root, root_before));
   // Every placement follows from the caller's root and the motor transforms alone.
   const auto fresh = ch.fresh_world();
-  for (size_t j = 0; j < fresh.size(); ++j) CHECK(same_bits(fresh[j], ch.world[j]));
+  for (size_t j = 0; j < fresh.size(); ++j) CHECK(bitwise_equal(fresh[j], ch.world[j]));
   // The Root joint's pivot (on the root part) did not move: only what hangs from it turned.
   CHECK(glm::length(ch.pivot("LowerTorso") - transform_point(root_before, {0, -1, 0})) < 1e-6f);
 }
