@@ -52,8 +52,8 @@ int main() {
   }
   const ControlReport& r = stack.value().report(0);
   const int hand = rig.find_joint("RightHand").index;
-  std::printf("RightReach reached=%d residual=%.4f; hand at (%.3f, %.3f, %.3f)\n", r.reached ? 1 : 0,
-              static_cast<double>(r.residual), static_cast<double>(world[static_cast<size_t>(hand)].position.x),
+  std::printf("RightReach reached=%d distance=%.4f studs; hand at (%.3f, %.3f, %.3f)\n", r.reached ? 1 : 0,
+              static_cast<double>(r.distance), static_cast<double>(world[static_cast<size_t>(hand)].position.x),
               static_cast<double>(world[static_cast<size_t>(hand)].position.y), static_cast<double>(world[static_cast<size_t>(hand)].position.z));
   return r.reached ? 0 : 1;
 }

@@ -19,7 +19,8 @@ void ControlStackStep::update(float time, float dt, const Transform& root, std::
   stack_.update(rig_, frame, local, coverage, world_);
   for (int i = 0; i < stack_.size(); ++i) {
     const asterune::ControlReport& r = stack_.report(i);
-    io::ControlRecord rec{stack_.desc(i).name, r.reached, r.residual, r.target, std::nullopt, std::nullopt, std::nullopt};
+    io::ControlRecord rec{stack_.desc(i).name, to_string(r.status), r.reached, r.clamped, r.distance,
+                          r.angle, r.weight, r.passes, r.stretch, r.target, std::nullopt, std::nullopt, std::nullopt};
     if (r.has_pole) rec.pole = r.pole;
     if (std::holds_alternative<SpringSettings>(stack_.desc(i).settings))
       rec.spring = io::SpringRecord{r.substeps, r.resets};

@@ -1,8 +1,8 @@
 // asterune-solve: the control stack as a frame step (SPEC CS1-CS8). Binds the scene's
 // "controls" (ik, look_at, spring, feet) to the run's rig once; each frame runs the stack on the
-// sampled pose over the scene's ground and appends every control's report (name, reached,
-// residual, target and pole points; substeps and resets for springs; per foot for feet) for
-// --format json and --svg.
+// sampled pose over the scene's ground and appends every control's report (name, status,
+// reached, clamped, distance, angle, weight, passes, stretch, target and pole points; substeps
+// and resets for springs; per foot for feet) for --format json and --svg.
 #pragma once
 
 #include <memory>

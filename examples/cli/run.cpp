@@ -127,7 +127,9 @@ std::string format_table_frame(const Run& run, const io::FrameRecord& rec) {
                z(t.rotation.y), z(t.rotation.z), e.x, e.y, e.z, z(w.x), z(w.y), z(w.z));
     }
     for (const io::ControlRecord& c : rec.controls) {
-      s += fmt("control %s: %s, residual %.4f", c.name.c_str(), c.reached ? "reached" : "not reached", c.residual);
+      s += fmt("control %s: %s%s, distance %.4f studs, angle %.4f rad, weight %.3f, passes %d, stretch %.3f (%s)",
+               c.name.c_str(), c.reached ? "reached" : "not reached", c.clamped ? ", clamped" : "", c.distance, c.angle,
+               c.weight, c.passes, c.stretch, c.status.c_str());
       if (c.spring) s += fmt(", substeps %d, resets %d", c.spring->substeps, c.spring->resets);
       s += "\n";
       if (!c.feet) continue;

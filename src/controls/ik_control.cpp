@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "controls/rig_chain.hpp"
+#include "asterune/math/scalar.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 #include "asterune/solvers/ccd.hpp"
@@ -12,6 +14,167 @@
 #include "asterune/solvers/two_bone.hpp"
 
 namespace asterune::detail {
+namespace {
+
+float smoothstep01(float x) {
+  x = std::clamp(x, 0.0f, 1.0f);
+  return x * x * (3.0f - 2.0f * x);
+}
+
+// Unit v, or nullopt when zero or nonfinite.
+std::optional<glm::vec3> unit(const glm::vec3& v) {
+  const float len = glm::length(v);
+  if (!std::isfinite(len) || !(len > 1e-6f)) return std::nullopt;
+  return v / len;
+}
+
+Status bind_settings(const Rig& rig, const IkSettings& s, const std::string& what, IkControl& c) {
+  if (!std::isfinite(s.soft_reach) || s.soft_reach < 0.0f || s.soft_reach >= 1.0f)
+    return make_error(what + ": soft_reach must be in [0, 1) (0 = off)");
+  if (!std::isfinite(s.stretch) || s.stretch < 1.0f) return make_error(what + ": stretch must be a factor >= 1 (1 = off)");
+  if (!std::isfinite(s.tolerance) || s.tolerance < 0.0f) return make_error(what + ": tolerance must be >= 0 studs");
+  if (s.max_passes < 1 || s.max_passes > 64) return make_error(what + ": max_passes must be in 1..64");
+  if (!std::isfinite(s.max_extension) || s.max_extension < 0.0f || s.max_extension >= 1.0f)
+    return make_error(what + ": max_extension must be in [0, 1) (0 = off)");
+  if (std::isnan(s.pole_turn_rate_deg_per_s)) return make_error(what + ": pole_turn_rate_deg_per_s is not a number");
+  c.soft_reach = s.soft_reach;
+  c.max_extension = s.max_extension;
+  c.pole_turn_rate = s.pole_turn_rate_deg_per_s * kDegToRad;
+  c.two_bone.soft_reach_start = s.soft_reach;
+  c.two_bone.max_stretch = s.stretch - 1.0f;
+  c.two_bone.tolerance = s.tolerance;
+  c.two_bone.max_extension = s.max_extension;
+  c.chain.tolerance = s.tolerance;
+  c.chain.max_passes = s.max_passes;
+
+  const size_t m = static_cast<size_t>(c.segments);
+  if (!s.limits.empty()) {
+    c.has_limits = true;
+    c.limits.assign(m, JointLimit{});
+    c.rest_local.resize(m);
+    c.orientations.resize(m);
+    const auto c0 = rig.c0();
+    const auto c1 = rig.c1();
+    for (size_t k = 0; k < m; ++k) {
+      const size_t u = static_cast<size_t>(c.joints[k]);
+      c.rest_local[k] = glm::normalize(c0[u].rotation * glm::conjugate(c1[u].rotation));
+    }
+    for (const IkJointLimit& l : s.limits) {
+      const std::string lw = what + ": limit on '" + l.part + "'";
+      const JointLookup j = rig.find_joint(l.part);
+      if (!j.found()) return make_error(lw + ": " + j.message);
+      size_t k = m;
+      for (size_t i = 0; i < m; ++i)
+        if (c.joints[i] == j.index) k = i;
+      if (k == m) return make_error(lw + ": the part is not placed by a joint of the positional chain");
+      const auto axis = unit(l.axis);
+      if (!axis) return make_error(lw + ": axis is zero or not finite");
+      if (!std::isfinite(l.min_deg) || !std::isfinite(l.max_deg) || l.min_deg > l.max_deg || l.min_deg < -180.0f ||
+          l.max_deg > 180.0f)
+        return make_error(lw + ": min_deg/max_deg must be finite, in [-180, 180], min <= max");
+      if (l.kind == JointLimitKind::kHinge) {
+        c.limits[k] = JointLimit::hinge(*axis, l.min_deg * kDegToRad, l.max_deg * kDegToRad);
+      } else if (l.kind == JointLimitKind::kBallSocket) {
+        if (!std::isfinite(l.cone_deg) || l.cone_deg < 0.0f || l.cone_deg > 180.0f)
+          return make_error(lw + ": cone_deg must be in [0, 180]");
+        c.limits[k] = JointLimit::ball_socket(*axis, l.cone_deg * kDegToRad, l.min_deg * kDegToRad, l.max_deg * kDegToRad);
+      }
+    }
+  }
+
+  if (s.stretch > 1.0f) {
+    if (c.solver != BoundIkSolver::kTwoBone) return make_error(what + ": stretch needs the two-bone solver (a 2-segment chain without limits)");
+    if (!(s.soft_reach > 0.0f)) return make_error(what + ": stretch needs soft_reach (it acts across the softening band)");
+    if (c.joints.size() != 3)
+      return make_error(what + ": stretch needs the chain to end at the joint after the lower segment (end = that part, "
+                               "end_offset = its pivot), so that both segments can grow");
+    c.stretch_moves_end_joint = true;
+  }
+
+  if (s.reach_window) {
+    const ReachWindow& w = *s.reach_window;
+    const auto fwd = unit(w.forward);
+    const auto up = unit(w.up);
+    if (!fwd || !up || std::fabs(glm::dot(*fwd, *up)) > 0.999f)
+      return make_error(what + ": reach_window forward/up must be finite, nonzero and not parallel");
+    for (float a : {w.up_limit_deg, w.across_limit_deg, w.behind_limit_deg, w.falloff_deg})
+      if (!std::isfinite(a) || a < 0.0f || a > 180.0f) return make_error(what + ": reach_window angles must be in [0, 180] degrees");
+    if (!std::isfinite(w.side)) return make_error(what + ": reach_window side must be -1, 0 or +1");
+    c.has_window = true;
+    c.window.up = *up;
+    c.window.forward = glm::normalize(*fwd - *up * glm::dot(*fwd, *up));
+    const glm::vec3 right = glm::cross(c.window.forward, c.window.up);
+    float side = w.side;
+    if (side == 0.0f) {
+      // The chain root pivot's rest position in the root part's frame.
+      std::vector<Transform> rest(static_cast<size_t>(rig.joint_count()));
+      evaluate_rest_world(rig, Transform::identity(), rest);
+      side = glm::dot(joint_pivot(rig, rest, c.joints[0]), right) >= 0.0f ? 1.0f : -1.0f;
+    }
+    c.window.outward = side >= 0.0f ? right : -right;
+    c.window.up_limit = w.up_limit_deg * kDegToRad;
+    c.window.across_limit = w.across_limit_deg * kDegToRad;
+    c.window.behind_limit = w.behind_limit_deg * kDegToRad;
+    c.window.falloff = w.falloff_deg * kDegToRad;
+  }
+
+  if (s.character_pole) {
+    if (s.pole) return make_error(what + ": give either a pole or a character_pole, not both");
+    const CharacterPole& p = *s.character_pole;
+    const auto back = unit(p.back);
+    const auto out = unit(p.outward);
+    if (!back || !out || std::fabs(glm::dot(*back, *out)) > 0.999f)
+      return make_error(what + ": character_pole back/outward must be finite, nonzero and not parallel");
+    if (!std::isfinite(p.outward_deg) || p.outward_deg < 0.0f || p.outward_deg > 90.0f)
+      return make_error(what + ": character_pole outward_deg must be in [0, 90]");
+    if (!std::isfinite(p.slide_deg) || !(p.slide_deg > 0.0f) || p.slide_deg > 90.0f)
+      return make_error(what + ": character_pole slide_deg must be in (0, 90]");
+    const glm::vec3 o = glm::normalize(*out - *back * glm::dot(*out, *back));
+    const float a = p.outward_deg * kDegToRad;
+    c.has_character_pole = true;
+    c.character_pole.base = glm::normalize(std::cos(a) * *back + std::sin(a) * o);
+    c.character_pole.outward = o;
+    c.character_pole.slide_sine = std::sin(p.slide_deg * kDegToRad);
+  }
+  return Success{};
+}
+
+// Seed 003 ResolveAzimuthExcess: how far (radians) azimuth `az` lies outside [-across, behind],
+// to the nearer edge across the +-pi wrap. 0 inside.
+float azimuth_excess(float az, float across, float behind) {
+  if (az >= -across && az <= behind) return 0.0f;
+  const auto wrap = [](float x) {  // [0, 2 pi)
+    x = std::fmod(x, 2.0f * kPi);
+    return x < 0.0f ? x + 2.0f * kPi : x;
+  };
+  return std::min(wrap(az - behind), wrap(-across - az));
+}
+
+}  // namespace
+
+float reach_window_weight(const BoundReachWindow& w, const glm::vec3& dir) {
+  const auto d = unit(dir);
+  if (!d) return 1.0f;
+  const float y = glm::dot(*d, w.up);
+  const float elevation = std::acos(std::clamp(-y, -1.0f, 1.0f));  // 0 hanging, pi overhead
+  const float az = std::atan2(glm::dot(*d, w.outward), glm::dot(*d, w.forward));
+  const float excess = std::max(azimuth_excess(az, w.across_limit, w.behind_limit) * std::sin(elevation),
+                                elevation - w.up_limit);
+  if (!(excess > 0.0f)) return 1.0f;
+  if (!(w.falloff > 0.0f)) return 0.0f;
+  return 1.0f - smoothstep01(excess / w.falloff);
+}
+
+glm::vec3 character_pole_direction(const BoundCharacterPole& p, const glm::vec3& aim) {
+  const auto a = unit(aim);
+  if (!a) return p.base;
+  // Sine of the angle between the aim and the base pole's line: the pole's projection off the
+  // aim axis is this long; as it vanishes the pole slides to `outward` (never collinear with
+  // an aim the base is collinear with: they are outward_deg apart).
+  const float sine = glm::length(glm::cross(*a, p.base));
+  const float slide = 1.0f - smoothstep01(sine / p.slide_sine);
+  return glm::normalize((1.0f - slide) * p.base + slide * p.outward);
+}
 
 Result<IkControl> build_ik_control(const Rig& rig, const IkSettings& settings, const std::string& what) {
   auto chain = resolve_chain(rig, settings.chain_root, settings.end, what);
@@ -52,11 +215,16 @@ Result<IkControl> build_ik_control(const Rig& rig, const IkSettings& settings, c
 
   switch (settings.solver) {
     case IkSolver::kAuto:
-      c.solver = c.segments == 1 ? BoundIkSolver::kAim : c.segments == 2 ? BoundIkSolver::kTwoBone : BoundIkSolver::kFabrik;
+      c.solver = c.segments == 1   ? BoundIkSolver::kAim
+                 : c.segments == 2 ? (settings.limits.empty() ? BoundIkSolver::kTwoBone : BoundIkSolver::kFabrik)
+                                   : BoundIkSolver::kFabrik;
+      if (c.segments == 1 && !settings.limits.empty())
+        return make_error(what + ": joint limits need fabrik or ccd (a one-segment chain aims); use solver ccd");
       break;
     case IkSolver::kTwoBone:
       if (c.segments != 2)
         return make_error(what + ": solver two_bone needs a chain of 2 segments, this one has " + std::to_string(c.segments));
+      if (!settings.limits.empty()) return make_error(what + ": solver two_bone takes no joint limits (use fabrik or ccd)");
       c.solver = BoundIkSolver::kTwoBone;
       break;
     case IkSolver::kFabrik:
@@ -73,6 +241,7 @@ Result<IkControl> build_ik_control(const Rig& rig, const IkSettings& settings, c
   c.solved.resize(m + 1);
   c.deltas.resize(m);
   c.turns.resize(static_cast<size_t>(n));
+  if (auto st = bind_settings(rig, settings, what, c); !st) return st.error();
   return c;
 }
 
@@ -83,8 +252,8 @@ glm::vec3 ik_endpoint(const IkControl& control, std::span<const Transform> world
 }
 
 SolveReport solve_ik_control(IkControl& c, const Rig& rig, const Transform& root, std::span<const Transform> local,
-                             std::span<const Transform> world, const glm::vec3& target, const glm::vec3* pole,
-                             std::span<Transform> candidates) {
+                             std::span<const Transform> world, const glm::vec3& target_in, const glm::vec3* pole_in,
+                             float dt, std::span<Transform> candidates) {
   const glm::quat identity(1.0f, 0.0f, 0.0f, 0.0f);
   const size_t n = c.joints.size();
   const size_t m = static_cast<size_t>(c.segments);
@@ -92,13 +261,43 @@ SolveReport solve_ik_control(IkControl& c, const Rig& rig, const Transform& root
     candidates[k] = local[static_cast<size_t>(c.joints[k])];
     c.turns[k] = identity;
   }
+  c.stretch_used = 1.0f;
+  c.reach_weight = 1.0f;
   SolveReport report;
-  if (!is_finite(target)) return report;
-  const bool has_pole = pole != nullptr && is_finite(*pole);
+  c.last = report;
+  if (!is_finite(target_in)) return report;
+  glm::vec3 target = target_in;
+  glm::vec3 pole(0.0f);
+  bool has_pole = pole_in != nullptr && is_finite(*pole_in);
+  if (has_pole) pole = *pole_in;
+  bool pre_clamped = false;
 
   if (c.position_goal) {
     for (size_t k = 0; k < m; ++k) c.points[k] = joint_pivot(rig, world, c.joints[k]);
     c.points[m] = ik_endpoint(c, world);
+    const glm::vec3 origin = c.points[0];
+    const glm::quat root_inv = glm::conjugate(root.rotation);
+    const glm::vec3 reach_dir = root_inv * (target - origin);  // character frame
+    if (c.has_window) c.reach_weight = reach_window_weight(c.window, reach_dir);
+    if (c.has_character_pole) {
+      has_pole = true;
+      pole = origin + root.rotation * character_pole_direction(c.character_pole, reach_dir) * chain_length(c.points);
+    }
+    // Chains (FABRIK, CCD, aim) take soft reach and max_extension as a target-distance map
+    // about the chain root; the two-bone solver applies them itself (and stretch on top).
+    if (c.solver != BoundIkSolver::kTwoBone && (c.soft_reach > 0.0f || c.max_extension > 0.0f)) {
+      const float length = chain_length(c.points);
+      const glm::vec3 to = target - origin;
+      const float d = glm::length(to);
+      if (d > 1e-6f && std::isfinite(d) && length > 0.0f) {
+        const float usable = c.max_extension > 0.0f ? c.max_extension * length : length;
+        const float d2 = std::min(soft_reach_distance(d, usable, c.soft_reach), usable);
+        if (d2 < d) {
+          target = origin + to * (d2 / d);
+          pre_clamped = true;
+        }
+      }
+    }
     switch (c.solver) {
       case BoundIkSolver::kAim: {
         const glm::vec3 from = c.points[1] - c.points[0];
@@ -109,8 +308,8 @@ SolveReport solve_ik_control(IkControl& c, const Rig& rig, const Transform& root
         else c.deltas[0] = identity;
         const glm::vec3 end = c.points[0] + c.deltas[0] * from;
         report.residual = distance_between(end, target);
-        report.reached = report.residual <= 1e-3f;
-        report.clamped = std::fabs(lt - lf) > 1e-3f;
+        report.reached = report.residual <= c.chain.tolerance;
+        report.clamped = std::fabs(lt - lf) > c.chain.tolerance;
         report.passes = 1;
         break;
       }
@@ -121,7 +320,7 @@ SolveReport solve_ik_control(IkControl& c, const Rig& rig, const Transform& root
         in.end = c.points[2];
         in.target = target;
         in.has_pole = has_pole;
-        if (has_pole) in.pole = *pole;
+        if (has_pole) in.pole = pole;
         in.previous_bend = c.previous_bend;
         // The solver carries previous_bend from the CURRENT pose's root->end axis onto the new
         // root->target axis (two_bone.hpp). That is right when the pose persists between
@@ -140,11 +339,17 @@ SolveReport solve_ik_control(IkControl& c, const Rig& rig, const Transform& root
           const float perp_len = glm::length(perp);
           if (perp_len > 1e-3f) in.previous_bend = rotation_between(axis_new, to_end / le) * (perp / perp_len);
         }
-        const TwoBoneResult r = solve_two_bone(in);
+        // Pole continuity per second (rule IK8): the solver's per-solve turn is rate * dt.
+        // dt <= 0 or NaN holds the bend (a tiny positive turn; 0 would mean unlimited).
+        TwoBoneSettings settings = c.two_bone;
+        if (!(c.pole_turn_rate > 0.0f)) settings.max_bend_turn = 0.0f;  // unlimited
+        else settings.max_bend_turn = dt > 0.0f ? c.pole_turn_rate * dt : 1e-9f;
+        const TwoBoneResult r = solve_two_bone(in, settings);
         report = r.report;
         c.deltas[0] = r.delta_upper;
         c.deltas[1] = r.delta_lower;
         if (report.residual >= 0.0f && is_finite(r.bend_direction)) c.previous_bend = r.bend_direction;
+        if (report.residual >= 0.0f && std::isfinite(r.stretch)) c.stretch_used = r.stretch;
         break;
       }
       case BoundIkSolver::kFabrik:
@@ -152,13 +357,27 @@ SolveReport solve_ik_control(IkControl& c, const Rig& rig, const Transform& root
         ChainGoal goal;
         goal.target = target;
         goal.has_pole = has_pole;
-        if (has_pole) goal.pole = *pole;
-        report = c.solver == BoundIkSolver::kFabrik ? solve_fabrik(c.points, goal, c.solved, c.deltas)
-                                                    : solve_ccd(c.points, goal, c.solved, c.deltas);
+        if (has_pole) goal.pole = pole;
+        ChainLimits limits;
+        if (c.has_limits) {
+          for (size_t k = 0; k < m; ++k) c.orientations[k] = world[static_cast<size_t>(c.joints[k])].rotation;
+          limits.orientations = c.orientations;
+          limits.rest_local = c.rest_local;
+          limits.root_parent = parent_placement(rig, root, world, c.joints[0]).rotation;
+          limits.limits = c.limits;
+        }
+        const ChainLimits* lp = c.has_limits ? &limits : nullptr;
+        report = c.solver == BoundIkSolver::kFabrik ? solve_fabrik(c.points, goal, c.solved, c.deltas, c.chain, lp)
+                                                    : solve_ccd(c.points, goal, c.solved, c.deltas, c.chain, lp);
         break;
       }
     }
-    if (report.residual < 0.0f) return report;  // the solver refused the input: nothing changes
+    if (report.residual < 0.0f) {  // the solver refused the input: nothing changes
+      c.stretch_used = 1.0f;
+      c.last = report;
+      return report;
+    }
+    report.clamped = report.clamped || pre_clamped;
     for (size_t k = 0; k < m; ++k) c.turns[k] = is_finite(c.deltas[k]) ? c.deltas[k] : identity;
   }
 
@@ -176,6 +395,28 @@ SolveReport solve_ik_control(IkControl& c, const Rig& rig, const Transform& root
     }
   }
   candidates_from_turns(rig, root, local, world, c.joints, c.turns, candidates);
+
+  // Stretch on a Motor6D rig (seed 003 ResolveStretchedJointPositions): the chain is scaled
+  // about its root, so the elbow pivot moves (k-1)*a along the solved upper bone and the wrist
+  // pivot a further (k-1)*b along the solved lower bone. A pivot is origin(P * C0 * T), so
+  // each move shows as a T translation of that joint in its C0 frame:
+  //   T.position += inverse(rotation(P' * C0)) * (k - 1) * solved segment
+  if (c.stretch_used != 1.0f && c.stretch_moves_end_joint) {
+    const auto c0 = rig.c0();
+    const auto c1 = rig.c1();
+    const float extra = c.stretch_used - 1.0f;
+    const glm::quat a0 = c.turns[0];
+    const glm::quat a1 = glm::normalize(c.turns[1] * a0);
+    const glm::vec3 seg[2] = {a0 * (c.points[1] - c.points[0]), a1 * (c.points[2] - c.points[1])};
+    Transform parent = parent_placement(rig, root, world, c.joints[0]);
+    for (size_t k = 0; k < n; ++k) {
+      const size_t u = static_cast<size_t>(c.joints[k]);
+      const Transform attach = parent * c0[u];
+      if (k == 1 || k == 2) candidates[k].position += glm::conjugate(attach.rotation) * (extra * seg[k - 1]);
+      parent = attach * candidates[k] * inverse(c1[u]);
+    }
+  }
+  c.last = report;
   return report;
 }
 

@@ -24,6 +24,8 @@ const char* to_string(ControlStatus status) {
     case ControlStatus::kDisabled: return "disabled";
     case ControlStatus::kZeroWeight: return "zero_weight";
     case ControlStatus::kBadTarget: return "bad_target";
+    case ControlStatus::kNoTarget: return "no_target";
+    case ControlStatus::kReleasing: return "releasing";
   }
   return "unknown";
 }
@@ -41,6 +43,8 @@ struct ControlStack::Slot {
   std::vector<unsigned char> changed;  // per joint of joints_of(bound): blended this frame
   bool has_smoothed = false;
   glm::vec3 smoothed{0.0f};
+  bool has_target = true;     // false after clear_target() until a new target is set
+  float weight_scale = 1.0f;  // set by solve_kind (reach window fade); multiplies the weight
   ControlReport report;
 };
 
@@ -63,6 +67,12 @@ struct FrameInputs {
   std::span<const Transform> world;
 };
 
+// What a solve_kind hook says about this frame. A hook may also return bool (true =
+// kSolved, false = kBadTarget).
+enum class SolveOutcome { kSolved, kBadTarget, kIdle };
+[[maybe_unused]] SolveOutcome to_outcome(bool ran) { return ran ? SolveOutcome::kSolved : SolveOutcome::kBadTarget; }
+SolveOutcome to_outcome(SolveOutcome o) { return o; }
+
 // --- per-kind hooks ------------------------------------------------------------------------
 // joints_of: the joints a kind may change, parents first (ascending layout order).
 std::span<const int> joints_of(const detail::IkControl& c) { return c.joints; }
@@ -72,9 +82,16 @@ std::span<const int> joints_of(const detail::FeetControl& c) { return c.joints; 
 
 // reset_kind: forget retained solver state (rule CS7).
 void reset_kind(detail::IkControl& c) { detail::reset_ik_control(c); }
-void reset_kind(detail::LookAtControl&) {}
+void reset_kind(detail::LookAtControl& c) { detail::reset_look_at_control(c); }
 void reset_kind(detail::SpringControl& c) { detail::reset_spring_control(c); }
 void reset_kind(detail::FeetControl& c) { detail::reset_feet_control(c); }
+
+// releasing_kind: true while a kind still holds a pose offset it eases out of after its
+// target was cleared or it was disabled (a tracking look-at); such a control keeps running
+// (status releasing) and is reset once home. Kinds without easing never release.
+template <class Kind>
+bool releasing_kind(const Kind&) { return false; }
+bool releasing_kind(const detail::LookAtControl& c) { return detail::look_at_releasing(c); }
 
 // The smoothed target of a targeted control (rule CS6), or nullopt when it is not finite.
 std::optional<glm::vec3> smoothed_target(Slot& s, const FrameInputs& in) {
@@ -94,11 +111,13 @@ std::optional<glm::vec3> smoothed_target(Slot& s, const FrameInputs& in) {
 }
 
 // solve_kind: fills s.candidates (one per joints_of entry; unchanged joints keep their
-// current transform bit for bit). Returns false when the control cannot run this frame
-// (bad target): nothing is blended.
-bool solve_kind(detail::IkControl& c, Slot& s, const FrameInputs& in) {
+// current transform bit for bit). Returns kBadTarget (or false) when the control cannot run
+// this frame, kIdle when it has nothing to do (no target; a release that is home): nothing is
+// blended. It may set s.weight_scale (a reach window's fade) to scale the blend weight.
+SolveOutcome solve_kind(detail::IkControl& c, Slot& s, const FrameInputs& in) {
+  if (!s.has_target) return SolveOutcome::kIdle;
   const auto target = smoothed_target(s, in);
-  if (!target) return false;
+  if (!target) return SolveOutcome::kBadTarget;
   glm::vec3 pole(0.0f);
   const glm::vec3* pole_ptr = nullptr;
   if (s.pole) {
@@ -107,15 +126,22 @@ bool solve_kind(detail::IkControl& c, Slot& s, const FrameInputs& in) {
     s.report.has_pole = pole_ptr != nullptr;
     s.report.pole = pole;
   }
-  detail::solve_ik_control(c, in.rig, in.frame.root, in.local, in.world, *target, pole_ptr, s.candidates);
-  return true;
+  detail::solve_ik_control(c, in.rig, in.frame.root, in.local, in.world, *target, pole_ptr, in.frame.dt, s.candidates);
+  s.weight_scale = c.reach_weight;
+  return SolveOutcome::kSolved;
 }
 
-bool solve_kind(detail::LookAtControl& c, Slot& s, const FrameInputs& in) {
-  const auto target = smoothed_target(s, in);
-  if (!target) return false;
-  detail::solve_look_at_control(c, in.rig, in.frame.root, in.local, in.world, *target, s.candidates);
-  return true;
+SolveOutcome solve_kind(detail::LookAtControl& c, Slot& s, const FrameInputs& in) {
+  const bool active = s.desc.enabled && s.has_target;
+  glm::vec3 target(0.0f);
+  if (active) {
+    const auto t = smoothed_target(s, in);
+    if (!t) return SolveOutcome::kBadTarget;
+    target = *t;
+  }
+  const bool ran = detail::solve_look_at_control(c, in.rig, in.frame.root, in.local, in.world, active ? &target : nullptr,
+                                                 in.frame.dt, s.candidates);
+  return ran ? SolveOutcome::kSolved : SolveOutcome::kIdle;
 }
 
 // A spring follows the animated pose, not a target (rules S1-S7).
@@ -139,18 +165,25 @@ bool solve_kind(detail::FeetControl& c, Slot& s, const FrameInputs& in) {
 void measure_kind(const detail::IkControl& c, Slot& s, const FrameInputs& in) {
   ControlReport& rep = s.report;
   rep.endpoint_snapped = c.endpoint_is_pivot;
+  rep.reached = true;
   if (c.position_goal) {
-    rep.residual = distance_between(detail::ik_endpoint(c, in.world), s.smoothed);
-  } else {
-    const glm::quat end = in.world[static_cast<size_t>(c.joints.back())].rotation;
-    rep.residual = rotation_angle(glm::normalize(glm::conjugate(c.orientation_goal) * end));
+    rep.distance = distance_between(detail::ik_endpoint(c, in.world), s.smoothed);
+    rep.reached = rep.distance <= c.chain.tolerance;
   }
-  rep.reached = rep.residual <= 1e-3f;
+  if (c.has_orientation_goal) {
+    const glm::quat end = in.world[static_cast<size_t>(c.joints.back())].rotation;
+    rep.angle = rotation_angle(glm::normalize(glm::conjugate(c.orientation_goal) * end));
+    rep.reached = rep.reached && rep.angle <= 1e-3f;
+  }
+  rep.clamped = c.last.clamped;
+  rep.passes = c.last.passes;
+  rep.stretch = c.stretch_used;
 }
 
 void measure_kind(const detail::LookAtControl& c, Slot& s, const FrameInputs& in) {
+  if (!(s.desc.enabled && s.has_target)) return;  // releasing: no target to measure against
   const LookAtReport r = detail::measure_look_at_control(c, in.frame.root, in.world, s.smoothed);
-  s.report.residual = r.residual;
+  s.report.angle = r.residual;
   s.report.clamped = r.clamped;
   s.report.reached = r.valid && r.reached;
 }
@@ -258,8 +291,22 @@ void ControlStack::reset(int i) {
 
 void ControlStack::set_enabled(int i, bool enabled) {
   Slot& s = slots_[static_cast<size_t>(i)];
-  if (s.desc.enabled != enabled) reset(i);
+  if (s.desc.enabled != enabled) {
+    // CS7: the target history goes either way. A kind that eases out of its pose offset
+    // (a tracking look-at) keeps that offset, so the pose does not snap; run() resets it
+    // once it is home.
+    s.has_smoothed = false;
+    s.smoothed = glm::vec3(0.0f);
+    if (!std::visit([](const auto& c) { return releasing_kind(c); }, s.bound))
+      std::visit([](auto& c) { reset_kind(c); }, s.bound);
+  }
   s.desc.enabled = enabled;
+}
+
+void ControlStack::clear_target(int i) {
+  Slot& s = slots_[static_cast<size_t>(i)];
+  s.has_target = false;
+  s.has_smoothed = false;
 }
 
 void ControlStack::set_weight(int i, float weight) { slots_[static_cast<size_t>(i)].desc.weight = weight; }
@@ -272,6 +319,7 @@ void ControlStack::set_target_position(int i, const glm::vec3& world_point) {
   s.desc.target.position = world_point;
   s.target.target.kind = TargetKind::kPosition;
   s.target.target.position = world_point;
+  s.has_target = true;
 }
 
 void ControlStack::update(const Rig& rig, const StackFrame& frame, Pose& pose, std::span<Transform> world) {
@@ -312,24 +360,34 @@ void ControlStack::update(const Rig& rig, const StackFrame& frame, std::span<Tra
 void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, std::span<Transform> local,
                        std::span<float> coverage, std::span<Transform> world) {
   ControlReport& rep = s.report;
-  if (!s.desc.enabled) {
+  const bool releasing = std::visit([](const auto& c) { return releasing_kind(c); }, s.bound);
+  if (!s.desc.enabled && !releasing) {
     // CS7: a disabled control keeps no state, however it was disabled.
     s.has_smoothed = false;
     std::visit([](auto& c) { reset_kind(c); }, s.bound);
     rep.status = ControlStatus::kDisabled;
     return;
   }
-  const float weight = std::isfinite(s.desc.weight) ? std::min(s.desc.weight, 1.0f) : 0.0f;
+  float weight = std::isfinite(s.desc.weight) ? std::min(s.desc.weight, 1.0f) : 0.0f;
   if (!(weight > 0.0f)) {
     rep.status = ControlStatus::kZeroWeight;
     return;
   }
 
   const FrameInputs in{rig, frame, local, world};
-  if (!std::visit([&](auto& c) { return solve_kind(c, s, in); }, s.bound)) {
+  s.weight_scale = 1.0f;
+  const SolveOutcome outcome = std::visit([&](auto& c) { return to_outcome(solve_kind(c, s, in)); }, s.bound);
+  if (outcome == SolveOutcome::kBadTarget) {
     rep.status = ControlStatus::kBadTarget;
     return;
   }
+  if (outcome == SolveOutcome::kIdle) {  // no target, or a release that is home: nothing to blend
+    std::visit([](auto& c) { reset_kind(c); }, s.bound);
+    rep.status = s.desc.enabled ? ControlStatus::kNoTarget : ControlStatus::kDisabled;
+    return;
+  }
+  weight *= std::isfinite(s.weight_scale) ? std::clamp(s.weight_scale, 0.0f, 1.0f) : 0.0f;
+  rep.weight = weight;
 
   // CS3-CS5: blend changed joints, skip nonfinite candidates, raise coverage. Joints are
   // parents first, so re-evaluating the subtree of each changed joint not already inside a
@@ -339,7 +397,7 @@ void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, std::sp
     const size_t j = static_cast<size_t>(joints[k]);
     const Transform& c = s.candidates[k];
     s.changed[k] = 0;
-    if (!is_finite(c) || bitwise_equal(c, local[j])) continue;
+    if (!(weight > 0.0f) || !is_finite(c) || bitwise_equal(c, local[j])) continue;
     const Transform blended = weight >= 1.0f ? c : interpolate(local[j], c, weight);
     if (!is_finite(blended)) continue;
     local[j] = blended;
@@ -354,7 +412,9 @@ void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, std::sp
     refreshed_end = rig.subtree_end(joints[k]);
   }
 
-  rep.status = ControlStatus::kSolved;
+  rep.status = !(s.desc.enabled && s.has_target) ? ControlStatus::kReleasing
+               : weight > 0.0f                    ? ControlStatus::kSolved
+                                                  : ControlStatus::kZeroWeight;
   std::visit([&](const auto& c) { measure_kind(c, s, in); }, s.bound);
 }
 

@@ -26,11 +26,30 @@ Json frame_json(const Rig& rig, const FrameRecord& rec) {
   f["joints"] = std::move(joints);
   Json controls = Json::array();
   for (const ControlRecord& c : rec.controls) {
-    controls.push_back(Json{{"name", c.name}, {"reached", c.reached}, {"residual", float_json(c.residual)}});
+    Json control{{"name", c.name},
+                 {"status", c.status},
+                 {"reached", c.reached},
+                 {"clamped", c.clamped},
+                 {"distance", float_json(c.distance)},
+                 {"angle", float_json(c.angle)},
+                 {"weight", float_json(c.weight)},
+                 {"passes", c.passes},
+                 {"stretch", float_json(c.stretch)}};
     if (c.spring) {
-      controls.back()["substeps"] = c.spring->substeps;
-      controls.back()["resets"] = c.spring->resets;
+      control["substeps"] = c.spring->substeps;
+      control["resets"] = c.spring->resets;
     }
+    if (c.feet) {
+      Json feet = Json::array();
+      for (int i = 0; i < c.feet->foot_count; ++i) {
+        const FootReport& foot = c.feet->feet[static_cast<size_t>(i)];
+        feet.push_back(Json{{"lift", float_json(foot.lift)}, {"hit", foot.hit}, {"tilt_deg", float_json(foot.tilt_deg)},
+                            {"clamped", foot.clamped}, {"sole_error", float_json(foot.sole_error)}});
+      }
+      control["feet"] = std::move(feet);
+      control["pelvis_drop"] = float_json(c.feet->pelvis_drop);
+    }
+    controls.push_back(std::move(control));
   }
   f["controls"] = std::move(controls);
   return f;

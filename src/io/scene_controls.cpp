@@ -158,6 +158,74 @@ ControlDesc read_spring_control(const Json& v, const std::string& pointer) {
   }
   d.settings = sp;
   return d;
+
+float read_range(const Json& v, const std::string& pointer, float lo, float hi, const char* what) {
+  const float x = read_float(v, pointer);
+  if (x < lo || x > hi) fail(pointer, std::string("must be ") + what);
+  return x;
+}
+
+// {"part", "type": "hinge" | "cone", "axis", "min_deg", "max_deg", "cone_deg"}
+IkJointLimit read_limit(const Json& v, const std::string& pointer) {
+  require_object(v, pointer);
+  check_keys(v, pointer, {"part", "type", "axis", "min_deg", "max_deg", "cone_deg"});
+  IkJointLimit l;
+  l.part = read_name(require_member(v, pointer, "part"), child_pointer(pointer, "part"));
+  const std::string tp = child_pointer(pointer, "type");
+  const std::string type = read_string(require_member(v, pointer, "type"), tp);
+  if (type == "hinge") l.kind = JointLimitKind::kHinge;
+  else if (type == "cone") l.kind = JointLimitKind::kBallSocket;
+  else fail(tp, "unknown limit type '" + type + "' (expected hinge or cone)");
+  l.axis = read_vec3(require_member(v, pointer, "axis"), child_pointer(pointer, "axis"));
+  if (!(glm::length(l.axis) > 1e-6f)) fail(child_pointer(pointer, "axis"), "the axis must not be zero");
+  const char* range = "an angle in degrees in [-180, 180]";
+  if (const Json* a = find_member(v, "min_deg")) l.min_deg = read_range(*a, child_pointer(pointer, "min_deg"), -180.0f, 180.0f, range);
+  if (const Json* a = find_member(v, "max_deg")) l.max_deg = read_range(*a, child_pointer(pointer, "max_deg"), -180.0f, 180.0f, range);
+  if (l.min_deg > l.max_deg) fail(child_pointer(pointer, "max_deg"), "must be >= min_deg");
+  if (const Json* a = find_member(v, "cone_deg")) {
+    if (l.kind != JointLimitKind::kBallSocket) fail(child_pointer(pointer, "cone_deg"), "'cone_deg' only goes with type cone");
+    l.cone_deg = read_range(*a, child_pointer(pointer, "cone_deg"), 0.0f, 180.0f, "an angle in degrees in [0, 180]");
+  } else if (l.kind == JointLimitKind::kBallSocket) {
+    fail(pointer, "a cone limit needs 'cone_deg'");
+  }
+  return l;
+}
+
+ReachWindow read_reach_window(const Json& v, const std::string& pointer) {
+  require_object(v, pointer);
+  check_keys(v, pointer, {"forward", "up", "side", "up_limit_deg", "across_limit_deg", "behind_limit_deg", "falloff_deg"});
+  ReachWindow w;
+  if (const Json* f = find_member(v, "forward")) w.forward = read_vec3(*f, child_pointer(pointer, "forward"));
+  if (const Json* u = find_member(v, "up")) w.up = read_vec3(*u, child_pointer(pointer, "up"));
+  if (const Json* sd = find_member(v, "side")) {
+    const std::string sp = child_pointer(pointer, "side");
+    const std::string side = read_string(*sd, sp);
+    if (side == "left") w.side = -1.0f;
+    else if (side == "right") w.side = 1.0f;
+    else if (side == "auto") w.side = 0.0f;
+    else fail(sp, "unknown side '" + side + "' (expected left, right or auto)");
+  }
+  const char* angle = "an angle in degrees in [0, 180]";
+  if (const Json* a = find_member(v, "up_limit_deg")) w.up_limit_deg = read_range(*a, child_pointer(pointer, "up_limit_deg"), 0.0f, 180.0f, angle);
+  if (const Json* a = find_member(v, "across_limit_deg"))
+    w.across_limit_deg = read_range(*a, child_pointer(pointer, "across_limit_deg"), 0.0f, 180.0f, angle);
+  if (const Json* a = find_member(v, "behind_limit_deg"))
+    w.behind_limit_deg = read_range(*a, child_pointer(pointer, "behind_limit_deg"), 0.0f, 180.0f, angle);
+  if (const Json* a = find_member(v, "falloff_deg")) w.falloff_deg = read_range(*a, child_pointer(pointer, "falloff_deg"), 0.0f, 180.0f, angle);
+  return w;
+}
+
+CharacterPole read_character_pole(const Json& v, const std::string& pointer) {
+  require_object(v, pointer);
+  check_keys(v, pointer, {"back", "outward", "outward_deg", "slide_deg"});
+  CharacterPole p;
+  if (const Json* b = find_member(v, "back")) p.back = read_vec3(*b, child_pointer(pointer, "back"));
+  if (const Json* o = find_member(v, "outward")) p.outward = read_vec3(*o, child_pointer(pointer, "outward"));
+  if (const Json* a = find_member(v, "outward_deg"))
+    p.outward_deg = read_range(*a, child_pointer(pointer, "outward_deg"), 0.0f, 90.0f, "an angle in degrees in [0, 90]");
+  if (const Json* a = find_member(v, "slide_deg"))
+    p.slide_deg = read_range(*a, child_pointer(pointer, "slide_deg"), 0.001f, 90.0f, "an angle in degrees in (0, 90]");
+  return p;
 }
 
 ControlDesc read_control(const Json& v, const std::string& pointer) {
@@ -169,10 +237,13 @@ ControlDesc read_control(const Json& v, const std::string& pointer) {
     fail(child_pointer(pointer, "type"), "unknown control type '" + type + "' (expected ik, look_at, spring or feet)");
   if (type == "ik")
     check_keys(v, pointer, {"type", "name", "chain_root", "end", "end_offset", "target", "pole", "solver", "priority",
-                            "weight", "smooth_time", "enabled", "orientation"});
+                            "weight", "smooth_time", "enabled", "orientation", "soft_reach", "stretch", "tolerance",
+                            "max_passes", "max_extension", "pole_turn_rate_deg_per_s", "limits", "reach_window",
+                            "character_pole"});
   else
     check_keys(v, pointer, {"type", "name", "chain_root", "end", "target", "priority", "weight", "smooth_time",
-                            "enabled", "forward", "yaw_limit_deg", "pitch_limit_deg", "joint_weights"});
+                            "enabled", "forward", "yaw_limit_deg", "pitch_limit_deg", "joint_weights", "eye_offset",
+                            "tracking_speed_deg_per_s", "easing", "ease_time"});
 
   ControlDesc d;
   read_common(v, pointer, d);
@@ -197,6 +268,31 @@ ControlDesc read_control(const Json& v, const std::string& pointer) {
     }
     if (const Json* o = find_member(v, "orientation"))
       ik.orientation_goal = read_placement(Json{{"rotation", *o}}, child_pointer(pointer, "orientation")).rotation;
+    if (const Json* x = find_member(v, "soft_reach"))
+      ik.soft_reach = read_range(*x, child_pointer(pointer, "soft_reach"), 0.0f, 0.999f, "a fraction in [0, 1) (0 = off)");
+    if (const Json* x = find_member(v, "stretch"))
+      ik.stretch = read_range(*x, child_pointer(pointer, "stretch"), 1.0f, 2.0f, "a factor in [1, 2] (1 = off)");
+    if (const Json* x = find_member(v, "tolerance"))
+      ik.tolerance = read_range(*x, child_pointer(pointer, "tolerance"), 0.0f, 1e6f, "a distance >= 0 studs");
+    if (const Json* x = find_member(v, "max_passes")) {
+      ik.max_passes = read_int(*x, child_pointer(pointer, "max_passes"));
+      if (ik.max_passes < 1 || ik.max_passes > 64) fail(child_pointer(pointer, "max_passes"), "must be in 1..64");
+    }
+    if (const Json* x = find_member(v, "max_extension"))
+      ik.max_extension = read_range(*x, child_pointer(pointer, "max_extension"), 0.0f, 0.999f, "a fraction in [0, 1) (0 = off)");
+    if (const Json* x = find_member(v, "pole_turn_rate_deg_per_s"))
+      ik.pole_turn_rate_deg_per_s =
+          read_range(*x, child_pointer(pointer, "pole_turn_rate_deg_per_s"), 0.0f, 1e9f, "a rate >= 0 degrees per second (0 = unlimited)");
+    if (const Json* l = find_member(v, "limits")) {
+      const std::string lp = child_pointer(pointer, "limits");
+      require_array(*l, lp);
+      for (size_t i = 0; i < l->size(); ++i) ik.limits.push_back(read_limit((*l)[i], child_pointer(lp, i)));
+    }
+    if (const Json* w = find_member(v, "reach_window")) ik.reach_window = read_reach_window(*w, child_pointer(pointer, "reach_window"));
+    if (const Json* p = find_member(v, "character_pole")) {
+      if (ik.pole) fail(child_pointer(pointer, "character_pole"), "give either 'pole' or 'character_pole', not both");
+      ik.character_pole = read_character_pole(*p, child_pointer(pointer, "character_pole"));
+    }
     d.settings = ik;
   } else {
     LookAtSettings la;
@@ -215,6 +311,13 @@ ControlDesc read_control(const Json& v, const std::string& pointer) {
       require_array(*w, wp);
       for (size_t i = 0; i < w->size(); ++i) la.joint_weights.push_back(read_weight((*w)[i], child_pointer(wp, i)));
     }
+    if (const Json* e = find_member(v, "eye_offset")) la.eye_offset = read_vec3(*e, child_pointer(pointer, "eye_offset"));
+    if (const Json* t = find_member(v, "tracking_speed_deg_per_s"))
+      la.tracking_speed_deg_per_s =
+          read_range(*t, child_pointer(pointer, "tracking_speed_deg_per_s"), 0.0f, 1e9f, "a speed >= 0 degrees per second (0 = no tracking)");
+    if (const Json* e = find_member(v, "easing")) la.easing = read_bool(*e, child_pointer(pointer, "easing"));
+    if (const Json* e = find_member(v, "ease_time"))
+      la.ease_time = read_range(*e, child_pointer(pointer, "ease_time"), 0.0f, 60.0f, "a time in [0, 60] seconds");
     d.settings = la;
   }
   return d;

@@ -72,8 +72,14 @@ SolveReport solve_ccd(std::span<const glm::vec3> points, const ChainGoal& goal, 
       // bend angles scaled by one factor so its chord matches the target distance; with
       // limits the part orientations are then rebuilt (and clamped) from those points. Then
       // the root's own step aims the whole chain at the target before the first sweep.
+      // With limits `deltas` holds the part orientations, and scale_bends uses it as scratch:
+      // when it declines (no bend to scale, or a fold it cannot close) the orientations are
+      // restored, else the sweeps and the final deltas would start from garbage.
       if (detail::arc_warm_start(points, target, goal, out) || detail::scale_bends(points, target, out, deltas, false)) {
         if (limits != nullptr) detail::limited_forward(points, out, *limits, deltas);
+      } else if (limits != nullptr) {
+        for (std::size_t i = 0; i < n; ++i) deltas[i] = glm::normalize(limits->orientations[i]);
+        for (std::size_t i = 0; i <= n; ++i) out[i] = points[i];
       }
       ccd_step(0, out, deltas, target, limits);
       for (int pass = 1; pass <= max_passes; ++pass) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "asterune/math/scalar.hpp"
 #include "asterune/math/transform.hpp"
 
 namespace asterune {
@@ -11,8 +12,6 @@ namespace asterune {
 namespace {
 
 constexpr float kTiny = 1e-6f;
-// Pole weight band: the pole's sine to the root->target axis at which it takes full control.
-constexpr float kPoleFullSine = 0.5f;  // 30 degrees
 
 
 bool soft_reach_on(float s) { return std::isfinite(s) && s > 0.0f && s < 1.0f; }
@@ -66,15 +65,22 @@ glm::vec3 choose_bend(const TwoBoneInput& in, const TwoBoneSettings& settings, c
         bool from_previous = false;
         const glm::vec3 carry = carried_bend(in, current_axis, has_current_axis, axis, from_previous);
         if (!from_previous) return p;
-        // Tracking: turn the carried bend toward the pole about the axis, by the fraction w of
-        // their angle (w eases the pole out within 30 degrees of the axis, where its sign is
-        // meaningless) and by at most max_bend_turn per solve, so the knee swings over instead
-        // of flipping when the target sweeps through the pole axis.
+        // Well-defined projection (rho >= band): the pole decides on this very solve.
+        const float f = settings.pole_band_fraction;
+        const float band = (std::isfinite(f) && f > 0.0f) ? f * reach : 0.0f;
+        if (!(perp_len < band)) return p;
+        // Inside the band the projection's direction is ill-conditioned (it reverses as a
+        // target sweeps through the root->pole line): turn the carried bend toward the pole by
+        // at most max_bend_turn, yet never lag it by more than (1 - smoothstep(rho/band)) pi,
+        // so the bend is on the pole when rho leaves the band (continuous in rho).
         const float angle = std::atan2(glm::dot(glm::cross(carry, p), axis), glm::dot(carry, p));
-        float t = smoothstep01(sine / kPoleFullSine) * angle;
+        const float mag = std::fabs(angle);
         const float limit = settings.max_bend_turn;
-        if (std::isfinite(limit) && limit > 0.0f) t = std::clamp(t, -limit, limit);
-        if (t == angle) return p;
+        if (!(std::isfinite(limit) && limit > 0.0f)) return p;
+        const float allowed_lag = (1.0f - smoothstep01(perp_len / band)) * kPi;
+        const float lag = std::max(0.0f, std::min(mag - limit, allowed_lag));
+        if (lag <= 0.0f) return p;
+        const float t = std::copysign(mag - lag, angle);
         return std::cos(t) * carry + std::sin(t) * glm::cross(axis, carry);
       }
     }
@@ -168,9 +174,12 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
   const float A = k * a;
   const float B = k * b;
   const float span = A + B;
-  float d = soft_reach_distance(requested, span, settings.soft_reach_start);
+  const float m = settings.max_extension;
+  const bool extension_on = std::isfinite(m) && m > 0.0f && m < 1.0f;
+  const float usable = extension_on ? m * span : span;
+  float d = soft_reach_distance(requested, usable, settings.soft_reach_start);
   const float margin = 1e-4f * span;
-  const float hi = span - margin;
+  const float hi = std::min(span - margin, usable);
   const float lo = std::min(std::fabs(A - B) + margin, hi);
   d = std::clamp(d, lo, hi);
   r.stretch = k;

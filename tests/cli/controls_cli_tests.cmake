@@ -1,9 +1,10 @@
 # asterune-solve with controls (formats.md "controls", SPEC CS1-CS8), run against the real binary:
 #   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -DTMP_ROOT=<tmp root> -P controls_cli_tests.cmake
 # The default demo shows the arm reaching and the head tracking; scenes with ik and look_at
-# controls report reached/residual per control in --format json (springs also substeps and
-# resets); the ground example reports each foot; bad controls fail with exit 2 and one stderr
-# line naming the problem.
+# controls report status/reached/clamped/distance/angle/weight/passes/stretch per control in
+# --format json (springs also substeps and resets; the ground example reports each foot); the
+# arm-settings scene shows limits, soft reach, stretch and the reach window; bad controls fail
+# with exit 2 and one stderr line naming the problem.
 cmake_minimum_required(VERSION 3.25)
 if(NOT CLI OR NOT SOURCE_DIR)
   message(FATAL_ERROR "usage: cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -DTMP_ROOT=<tmp root> -P controls_cli_tests.cmake")
@@ -48,7 +49,7 @@ endif()
 expect_contains("${OUT}" "control LeftArmReach: reached" "demo")
 expect_contains("${OUT}" "control HeadTrack: reached" "demo")
 
-# 2. The shipped scene, JSON: every frame carries each control's reached and residual.
+# 2. The shipped scene, JSON: every frame carries each control's report.
 run(examples/reach_and_look.scene.json --format json --all-frames)
 if(NOT RC EQUAL 0)
   fail("reach_and_look: exit ${RC}: ${ERR}")
@@ -66,13 +67,44 @@ foreach(f 0 ${last})
 endforeach()
 string(JSON name GET "${OUT}" frames ${last} controls 0 name)
 string(JSON reached GET "${OUT}" frames ${last} controls 0 reached)
-string(JSON residual GET "${OUT}" frames ${last} controls 0 residual)
+string(JSON distance GET "${OUT}" frames ${last} controls 0 distance)
+string(JSON angle GET "${OUT}" frames ${last} controls 2 angle)
 if(NOT name STREQUAL "LeftArmReach" OR NOT reached STREQUAL "ON")
-  fail("reach_and_look last frame: LeftArmReach should have reached (${name} ${reached} ${residual})")
+  fail("reach_and_look last frame: LeftArmReach should have reached (${name} ${reached} ${distance})")
 endif()
-if(residual GREATER 0.001)
-  fail("reach_and_look last frame: residual ${residual} > 0.001")
+if(distance GREATER 0.001)
+  fail("reach_and_look last frame: distance ${distance} > 0.001 studs")
 endif()
+if(angle GREATER 0.001)
+  fail("reach_and_look last frame: the head's angle ${angle} > 0.001 rad")
+endif()
+
+# 2b. Every IK setting from a scene: limits + soft reach + reach window (left arm), stretch +
+# max_extension (right arm), a tracking look-at. The left target goes round behind the body,
+# so the reach window fades the arm out: weight 1 in front, 0 at the end; the right arm reaches
+# past full extension, so it stretches (stretch > 1) but stays within 1.05.
+run(examples/arm_settings.scene.json --format json --all-frames)
+if(NOT RC EQUAL 0)
+  fail("arm_settings: exit ${RC}: ${ERR}")
+endif()
+string(JSON nframes LENGTH "${OUT}" frames)
+if(NOT nframes EQUAL 90)
+  fail("arm_settings: expected 90 frames, got ${nframes}")
+endif()
+string(JSON w0 GET "${OUT}" frames 0 controls 0 weight)
+string(JSON wl GET "${OUT}" frames 89 controls 0 weight)
+string(JSON st GET "${OUT}" frames 89 controls 0 status)
+if(NOT w0 EQUAL 1 OR NOT wl EQUAL 0 OR NOT st STREQUAL "zero_weight")
+  fail("arm_settings: the reach window should fade LeftArmReach from 1 to 0 (got ${w0} -> ${wl}, ${st})")
+endif()
+string(JSON k GET "${OUT}" frames 89 controls 1 stretch)
+string(JSON clamped GET "${OUT}" frames 89 controls 1 clamped)
+if(NOT k GREATER 1.0 OR k GREATER 1.05 OR NOT clamped STREQUAL "ON")
+  fail("arm_settings: RightArmStretch should stretch within 1.05 and report clamped (stretch ${k}, clamped ${clamped})")
+endif()
+run(examples/arm_settings.scene.json)
+expect_contains("${OUT}" "weight 0.000, passes" "arm_settings table: frame 89 is out of the reach window")
+expect_contains("${OUT}" "(zero_weight)" "arm_settings table")
 
 # 3. Feet over a step and a slope (examples/walk_over_step.scene.json): each foot reported.
 run(examples/walk_over_step.scene.json --format json --frame 150)

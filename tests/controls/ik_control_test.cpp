@@ -30,7 +30,7 @@ TEST_CASE("two-bone arm reaches a hand target on R15", "[ik_control]") {
   CHECK(glm::length(wrist - target) < 1e-3f);
   CHECK(stack.report(0).status == ControlStatus::kSolved);
   CHECK(stack.report(0).reached);
-  CHECK(stack.report(0).residual == Approx(glm::length(wrist - target)).margin(1e-5));
+  CHECK(stack.report(0).distance == Approx(glm::length(wrist - target)).margin(1e-5));
   // The shoulder pivot does not move and both segments keep their lengths.
   CHECK(glm::length(ch.pivot("LeftUpperArm") - kLeftShoulderPivot) < 1e-5f);
   CHECK(glm::length(ch.pivot("LeftLowerArm") - ch.pivot("LeftUpperArm")) == Approx(kUpperArmSegment).epsilon(1e-4));
@@ -243,7 +243,7 @@ TEST_CASE("a zero-length bone never poisons the pose", "[ik_control]") {
       stack.value().update(rig, StackFrame{Transform::from_position({0, 3, 0}), 1.0f / 60.0f, 0.0f}, pose, world);
       for (const Transform& t : pose.local) CHECK(is_finite(t));
       for (const Transform& w : world) CHECK(is_finite(w));
-      CHECK(std::isfinite(stack.value().report(0).residual));
+      CHECK(std::isfinite(stack.value().report(0).distance));
     }
   }
 }

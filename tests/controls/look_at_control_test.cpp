@@ -46,7 +46,7 @@ TEST_CASE("look-at turns the head onto a target in front", "[look_at_control]") 
   const glm::vec3 facing = head.rotation * glm::vec3(0, 0, -1);
   CHECK(glm::length(facing - glm::normalize(target - head.position)) < 2e-3f);
   CHECK(s.report(0).reached);
-  CHECK(s.report(0).residual < 1e-3f);
+  CHECK(s.report(0).angle < 1e-3f);
   // Both the waist and the neck took part (LA2 spread), nothing else moved.
   CHECK(rotation_angle(ch.pose.local[static_cast<size_t>(joint_index(ch.rig, "UpperTorso"))].rotation) > 0.05f);
   CHECK(rotation_angle(ch.pose.local[static_cast<size_t>(joint_index(ch.rig, "Head"))].rotation) > 0.05f);
@@ -152,7 +152,7 @@ TEST_CASE("look-at joint weights and setup errors", "[look_at_control]") {
   CHECK(s.report(0).changed_joints == 0);
   for (const Transform& t : ch.pose.local) CHECK(bitwise_equal(t, Transform::identity()));
   CHECK_FALSE(s.report(0).reached);
-  CHECK(std::isfinite(s.report(0).residual));
+  CHECK(std::isfinite(s.report(0).angle));
 
   ControlDesc neck_only = look_at_control("Neck", {-3.0f, 4.5f, -3.0f});
   std::get<LookAtSettings>(neck_only.settings).joint_weights = {0.0f, 1.0f};

@@ -1,9 +1,12 @@
 // ControlStack rules (SPEC CS1-CS8, RG1-RG3) on the R15 rig.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
 #include <catch2/catch.hpp>
+
+#include "controls/ik_control.hpp"
 
 #include "control_helpers.hpp"
 #include "support/alloc_counter.hpp"
@@ -109,7 +112,7 @@ TEST_CASE("weight blends changed joints by slerp and leaves the rest bit-identic
   CHECK(changed == 2);
   CHECK(s2.report(0).changed_joints == 2);
   CHECK_FALSE(s2.report(0).reached);  // measured on the blended pose
-  CHECK(s2.report(0).residual > 0.01f);
+  CHECK(s2.report(0).distance > 0.01f);
 }
 
 TEST_CASE("coverage becomes at least the weight", "[stack]") {
@@ -173,7 +176,31 @@ TEST_CASE("a nonfinite target changes nothing and poisons nothing", "[stack]") {
   ch.update(s, 0.1f);
   const float response = 1.0f - std::exp(-0.1f / 0.2f);
   CHECK(glm::length(s.report(0).target - (smoothed + response * (kTargetB - smoothed))) < 1e-5f);
-  SECTION("a NaN pole is ignored, a huge target stays finite") {
+  SECTION("a NaN pole is ignored") {
+    // The pole is a point on the right hand, whose world placement is NaN this frame (a NaN
+    // right-wrist T, outside the left arm's chain): the solve equals the solve without a pole.
+    const glm::vec3 target(-1.6f, 3.0f, -0.8f);
+    Character with_pole, without;
+    ControlDesc p = left_arm(target);
+    std::get<IkSettings>(p.settings).pole = target_on_part("RightHand", {0, 0, 0});
+    auto s2 = with_pole.stack({p});
+    auto s3 = without.stack({left_arm(target)});
+    const size_t wrist = static_cast<size_t>(joint_index(with_pole.rig, "RightHand"));
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    with_pole.pose.local[wrist] = Transform{glm::quat(nan, nan, nan, nan), glm::vec3(nan)};
+    without.pose.local[wrist] = with_pole.pose.local[wrist];
+    with_pole.update(s2);
+    without.update(s3);
+    REQUIRE_FALSE(is_finite(with_pole.world[wrist]));  // the pole really is NaN
+    CHECK(s2.report(0).status == ControlStatus::kSolved);
+    CHECK(s2.report(0).reached);
+    for (const char* part : {"LeftUpperArm", "LeftLowerArm"}) {
+      const size_t j = static_cast<size_t>(joint_index(with_pole.rig, part));
+      CHECK(is_finite(with_pole.pose.local[j]));
+      CHECK(bitwise_equal(with_pole.pose.local[j], without.pose.local[j]));
+    }
+  }
+  SECTION("a huge target stays finite") {
     Character c2;
     ControlDesc p = left_arm({1e30f, -1e30f, 1e30f});
     std::get<IkSettings>(p.settings).pole = target_at({0, 0, 0});
@@ -346,4 +373,56 @@ TEST_CASE("a whole stack update allocates nothing and is deterministic", "[stack
   // The incremental world equals a fresh evaluation.
   const auto fresh = ch.fresh_world();
   for (size_t j = 0; j < fresh.size(); ++j) CHECK(bitwise_equal(fresh[j], ch.world[j]));
+}
+
+TEST_CASE("a nonfinite candidate is skipped: the joint keeps its transform (rule CS4)", "[stack]") {
+  // The incoming hand T has a NaN translation and an identity rotation. An orientation-only
+  // control on the hand turns its rotation (finite) and keeps the translation (NaN), so the
+  // candidate is nonfinite yet differs from T: without the CS4 skip the blend would write the
+  // turned rotation. That is checked at the control level first, so the stack test below
+  // really exercises the skip.
+  Character ch;
+  const size_t hand = static_cast<size_t>(joint_index(ch.rig, "LeftHand"));
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  ch.pose.local[hand].position = glm::vec3(nan, 0.0f, 0.0f);
+  ControlDesc d = ik_control("Wrist", "LeftHand", "LeftHand", {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f});
+  std::get<IkSettings>(d.settings).position_goal = false;
+  std::get<IkSettings>(d.settings).orientation_goal = glm::angleAxis(0.5f, glm::vec3(1, 0, 0));
+  auto bound = detail::build_ik_control(ch.rig, std::get<IkSettings>(d.settings), "t");
+  REQUIRE(bound.ok());
+  std::vector<Transform> world(static_cast<size_t>(ch.rig.joint_count()));
+  evaluate_world(ch.rig, ch.root, ch.pose.local, world);
+  std::vector<Transform> candidates(1);
+  detail::solve_ik_control(bound.value(), ch.rig, ch.root, ch.pose.local, world, {0.0f, 0.0f, 0.0f}, nullptr,
+                           1.0f / 60.0f, candidates);
+  REQUIRE_FALSE(is_finite(candidates[0]));
+  REQUIRE(rotation_angle(candidates[0].rotation) > 0.1f);  // the turn would change the hand
+
+  auto s = ch.stack({d});
+  const Pose before = ch.pose;
+  ch.update(s);
+  CHECK(s.report(0).status == ControlStatus::kSolved);
+  CHECK(s.report(0).changed_joints == 0);
+  CHECK(bitwise_equal(ch.pose.local[hand], before.local[hand]));
+  CHECK(ch.pose.coverage[hand] == before.coverage[hand]);
+}
+
+TEST_CASE("a control whose chain holds the Root joint writes motor transforms, never the root (rule CS8)", "[stack]") {
+  // The chain starts at LowerTorso, which the Root joint places: the stack may turn Root's T
+  // (a motor transform), but the root part's world placement is the caller's and stays put.
+  Character ch;
+  ControlDesc d = ik_control("Lean", "LowerTorso", "Head", {0.0f, 0.0f, -0.6f}, {0.8f, 4.2f, -1.5f});
+  auto s = ch.stack({d});
+  const Transform root_before = ch.root;
+  ch.update(s);
+  REQUIRE(s.report(0).status == ControlStatus::kSolved);
+  const size_t root_joint = static_cast<size_t>(joint_index(ch.rig, "LowerTorso"));
+  CHECK(ch.rig.joint_name(static_cast<int>(root_joint)) == "Root");
+  CHECK_FALSE(bitwise_equal(ch.pose.local[root_joint], Transform::identity()));  // the Root motor did turn
+  CHECK(bitwise_equal(ch.root, root_before));
+  // Every placement follows from the caller's root and the motor transforms alone.
+  const auto fresh = ch.fresh_world();
+  for (size_t j = 0; j < fresh.size(); ++j) CHECK(bitwise_equal(fresh[j], ch.world[j]));
+  // The Root joint's pivot (on the root part) did not move: only what hangs from it turned.
+  CHECK(glm::length(ch.pivot("LowerTorso") - transform_point(root_before, {0, -1, 0})) < 1e-6f);
 }

@@ -2,6 +2,7 @@
 // pole half-plane and continuity, degenerate inputs, allocation-free (SPEC IK3, IK8).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -252,7 +253,11 @@ TEST_CASE("two-bone: stretch is capped at the ceiling so the knee keeps straight
 TEST_CASE("two-bone: a target swept in circles through the pole axis never flips the knee (SPEC IK8)") {
   // Hip at the origin, pole 3 studs in front (-Z). The target circles in the YZ plane at 1.5
   // studs, so twice per turn it passes straight through the root->pole axis, where the pole's
-  // projection reverses. Each frame feeds its solved pose and bend back in.
+  // projection reverses. Each frame feeds its solved pose and bend back in. The pole band is
+  // widened beyond the pole's whole distance (f (a+b) = 5 studs > 3) so that the swing has the room
+  // these per-solve sweeps need; the default band's same-frame pole is tested below.
+  TwoBoneSettings settings;
+  settings.pole_band_fraction = 2.5f;
   for (const float step_deg : {1.0f, 2.0f, 4.0f, 7.0f}) {
     TwoBoneInput in;
     in.root = {0, 0, 0};
@@ -268,7 +273,7 @@ TEST_CASE("two-bone: a target swept in circles through the pole axis never flips
     for (int f = 0; f <= frames; ++f) {
       const float phi = glm::radians(-60.0f + step_deg * static_cast<float>(f));
       in.target = 1.5f * glm::vec3(0.0f, std::cos(phi), std::sin(phi));
-      const TwoBoneResult r = solve_two_bone(in);
+      const TwoBoneResult r = solve_two_bone(in, settings);
       REQUIRE(glm::length(r.end - in.target) < 1e-4f);
       if (f > 0) max_jump = std::max(max_jump, angle_deg(prev_bend, r.bend_direction));
       prev_bend = r.bend_direction;
@@ -290,6 +295,62 @@ TEST_CASE("two-bone: a target swept in circles through the pole axis never flips
     INFO("step " << step_deg << " deg: max knee jump " << max_jump << " naive " << max_naive_jump);
     CHECK(max_jump <= 20.0f);
     CHECK(max_naive_jump > 150.0f);  // the sweep really crosses the singular axis
+  }
+}
+
+TEST_CASE("two-bone: a well-defined pole sets the bend on the same solve, whatever the history (SPEC IK8)") {
+  // rho = |pole projection off the root->target axis|. At rho >= 0.1 (a + b) the bend is the
+  // pole's even when previous_bend points the opposite way; inside the band it lags by at
+  // most max_bend_turn per solve and at most (1 - smoothstep(rho / band)) * pi.
+  TwoBoneInput in;
+  in.root = {0, 0, 0};
+  in.mid = {0, -1, 0.1f};
+  in.end = {0, -2, 0};
+  in.target = {0, -1.5f, 0};  // axis -Y; a + b ~ 2.01, band ~ 0.2
+  in.has_pole = true;
+  in.previous_bend = {0, 0, -1};  // opposite to every pole below
+  for (const float rho : {0.25f, 0.5f, 3.0f}) {
+    in.pole = {0, -1, rho};
+    const TwoBoneResult r = solve_two_bone(in);
+    INFO("rho " << rho);
+    CHECK(glm::dot(r.bend_direction, glm::vec3(0, 0, 1)) > 0.9999f);
+  }
+  TwoBoneSettings s;
+  s.max_bend_turn = glm::radians(10.0f);
+  const float band = 0.1f * (glm::length(in.mid - in.root) + glm::length(in.end - in.mid));
+  for (const float rho : {0.0005f, 0.05f, 0.1f, 0.15f, 0.19f}) {
+    in.pole = {0, -1, rho};
+    const TwoBoneResult r = solve_two_bone(in, s);
+    const float x = std::clamp(rho / band, 0.0f, 1.0f);
+    const float envelope = (1.0f - x * x * (3.0f - 2.0f * x)) * 180.0f;
+    const float lag = angle_deg(r.bend_direction, glm::vec3(0, 0, 1));
+    INFO("rho " << rho << " lag " << lag << " envelope " << envelope);
+    CHECK(lag == Approx(std::min(170.0f, envelope)).margin(0.05));
+  }
+}
+
+TEST_CASE("two-bone: max_extension keeps the limb bent (seed 003 ClampArmReachDistance)") {
+  // Solved distance <= m (a + b); hand-derived knee angle bound from the law of cosines.
+  TwoBoneInput in;
+  in.root = {0, 0, 0};
+  in.mid = {0, -1.2f, 0.1f};
+  in.end = {0, -2.2f, 0};
+  const float a = glm::length(in.mid), b = glm::length(in.end - in.mid);
+  for (const float soft : {0.0f, 0.85f}) {
+    TwoBoneSettings s;
+    s.max_extension = 0.9f;
+    s.soft_reach_start = soft;
+    for (float d = 0.5f; d <= 4.0f; d += 0.05f) {
+      in.target = {0, -d, 0};
+      const TwoBoneResult r = solve_two_bone(in, s);
+      const float solved = glm::length(r.end);
+      CHECK(solved <= 0.9f * (a + b) + 1e-5f);
+      if (d > 0.9f * (a + b)) CHECK(r.report.clamped);
+      if (soft == 0.0f && d <= 0.9f * (a + b) - 1e-3f) CHECK(r.report.reached);
+      const float knee = angle_deg(in.root - r.mid, r.end - r.mid);
+      const float bound = glm::degrees(std::acos((a * a + b * b - 0.81f * (a + b) * (a + b)) / (2.0f * a * b)));
+      CHECK(knee <= bound + 0.01f);
+    }
   }
 }
 

@@ -14,11 +14,49 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "asterune/controls/target.hpp"
+#include "asterune/solvers/joint_limits.hpp"
 
 namespace asterune {
 
+/// A joint limit of an IK control (rule IK8), rest-relative (docs/solvers.md "Joint limits"):
+/// it constrains L = inverse(parent_world * rest_local) * part_world of the joint placing
+/// `part`, where rest_local = rotation(C0 * inverse(C1)) (the part at T = identity).
+struct IkJointLimit {
+  std::string part;                          // the part the limited joint places; must be in the chain
+  JointLimitKind kind = JointLimitKind::kHinge;
+  glm::vec3 axis{1.0f, 0.0f, 0.0f};          // hinge axis / cone axis, in the part's own frame (normalized at bind)
+  float min_deg = 0.0f;                      // hinge angle range, or the cone's twist range (degrees)
+  float max_deg = 0.0f;
+  float cone_deg = 0.0f;                     // ball-socket: largest swing of `axis` (degrees)
+};
+
+/// Seed 003 L11 reach window: the directions (from the chain root's pivot to the target, in
+/// the character's frame) the limb may reach for. Outside it the control's weight fades to 0
+/// over falloff_deg instead of clamping the target (docs/control-stack.md "Reach window").
+struct ReachWindow {
+  glm::vec3 forward{0.0f, 0.0f, -1.0f};  // character facing, in the root part's frame
+  glm::vec3 up{0.0f, 1.0f, 0.0f};        // character up, in the root part's frame
+  /// Which side the limb is on: +1 right (forward x up), -1 left, 0 = from the chain root
+  /// pivot's rest position. Azimuths are mirrored by it, so one set of limits serves both arms.
+  float side = 0.0f;
+  float up_limit_deg = 170.0f;     // elevation (0 hanging, 90 level, 180 overhead) above which it fades
+  float across_limit_deg = 45.0f;  // azimuth across the body (0 forward, +90 own side, 180 behind)
+  float behind_limit_deg = 135.0f; // azimuth round the own side toward behind
+  float falloff_deg = 30.0f;       // degrees outside the window over which the weight fades to 0 (0: step)
+};
+
+/// Seed 003 L11 character-frame pole: the bend points back and a little outward, fixed in the
+/// character's frame, and slides toward `outward` as the reach direction nears the pole
+/// direction (where its projection vanishes). Replaces IkSettings::pole (not both).
+struct CharacterPole {
+  glm::vec3 back{0.0f, 0.0f, 1.0f};     // root part frame
+  glm::vec3 outward{1.0f, 0.0f, 0.0f};  // root part frame: the limb's own side
+  float outward_deg = 30.0f;            // base pole = back turned this far toward outward
+  float slide_deg = 30.0f;              // the pole slides fully to `outward` as the aim comes within this angle of the base pole's line
+};
+
 /// Which IK solver a control uses (SPEC IK2). kAuto: 1 segment aims, 2 segments use the
-/// analytic two-bone solver, longer chains FABRIK.
+/// analytic two-bone solver (FABRIK when joint limits are given), longer chains FABRIK.
 enum class IkSolver { kAuto, kTwoBone, kFabrik, kCcd };
 
 /// Relative tolerance of the IK endpoint-to-pivot snap: an end_offset closer to the end joint's
@@ -27,8 +65,9 @@ enum class IkSolver { kAuto, kTwoBone, kFabrik, kCcd };
 /// 1e-6 studs, is taken as that pivot, dropping the zero-length last segment.
 inline constexpr float kPivotSnapRelative = 1e-3f;
 
-/// An IK control (SPEC IK1, IK2, IK5, IK7): moves a point fixed in the `end` part toward the
-/// target by turning the joints from the one placing `chain_root` down to the one placing `end`.
+/// An IK control (SPEC IK1, IK2, IK5, IK7, IK8): moves a point fixed in the `end` part toward
+/// the target by turning the joints from the one placing `chain_root` down to the one placing
+/// `end`. Formulas of every setting: docs/solvers.md and docs/control-stack.md.
 struct IkSettings {
   std::string chain_root;          // part name: its joint is the first joint of the chain
   std::string end;                 // part name: its joint is the last joint; must descend from chain_root
@@ -39,17 +78,43 @@ struct IkSettings {
   IkSolver solver = IkSolver::kAuto;
   bool position_goal = true;       // false: orientation only (Roblox IKControl type Rotation)
   std::optional<glm::quat> orientation_goal;  // world rotation for the end part, applied after the solve (IK7)
+  /// Soft reach start s in (0, 1): the target distance is softened above s * reach (C1). 0 = off.
+  float soft_reach = 0.0f;
+  /// Largest segment scale factor (two-bone only, needs soft_reach): 1 = no stretch, 1.05 = up
+  /// to 5 % longer, capped at 1 + two_bone_stretch_ceiling(soft_reach). Needs a chain that
+  /// ends at the joint after the lower segment (end part = the hand, end_offset = its pivot),
+  /// because the stretch moves that joint's attachment (T translation) along the bone.
+  float stretch = 1.0f;
+  float tolerance = 1e-3f;         // studs: reached when the endpoint is this close (FABRIK/CCD stop there)
+  int max_passes = 16;             // FABRIK passes / CCD sweeps, 1..64
+  /// Largest reach as a fraction m of the chain length (seed 003 ClampArmReachDistance): the
+  /// target distance is clamped to m * length so the limb stays slightly bent. 0 = off; (0, 1).
+  float max_extension = 0.0f;
+  /// Continuity of the bend while the pole's projection vanishes (rule IK8), degrees per second;
+  /// elsewhere the pole applies on the same frame. <= 0: unlimited.
+  float pole_turn_rate_deg_per_s = 720.0f;
+  std::vector<IkJointLimit> limits;              // per joint, rest-relative (FABRIK / CCD)
+  std::optional<ReachWindow> reach_window;       // fades the weight outside a reach window
+  std::optional<CharacterPole> character_pole;   // pole fixed in the character's frame
 };
 
 /// A look-at control (SPEC LA1-LA3): turns the joints from the one placing `chain_root` down
-/// to the one placing `end` so that the end part's `forward` axis points at the target.
+/// to the one placing `end` so that the end part's `forward` axis, from its eye point, points
+/// at the target.
 struct LookAtSettings {
   std::string chain_root;
   std::string end;
   glm::vec3 forward{0.0f, 0.0f, -1.0f};  // facing axis in the end part's frame (R0: -Z)
+  glm::vec3 eye_offset{0.0f};            // the eye, a point in the end part's frame (default: its origin)
   float yaw_limit_deg = 80.0f;           // relative to the end part's rest facing
   float pitch_limit_deg = 60.0f;
   std::vector<float> joint_weights;      // empty: even spread (joint k takes 1/(n-k) of what remains)
+  /// Seed 003 TrackLookAngle: the gaze's yaw and pitch move toward the wanted angles at most
+  /// this fast (degrees per second); 0 = at once (no tracking state). With tracking, clearing
+  /// the target or disabling the control eases the gaze back to the animated pose.
+  float tracking_speed_deg_per_s = 0.0f;
+  bool easing = true;       // tracking accelerates and decelerates (critically damped follow)
+  float ease_time = 0.25f;  // seconds: the follow's time constant (omega = 2 / ease_time)
 };
 
 /// A collider a spring chain is kept out of (SPEC S7), fixed in one of the rig's parts.
@@ -115,8 +180,10 @@ enum class ControlStatus {
   kNotRun,      // update() has not reached it yet
   kSolved,      // the solver ran and its candidate was blended in
   kDisabled,    // enabled == false
-  kZeroWeight,  // weight <= 0 or nonfinite
+  kZeroWeight,  // weight <= 0 or nonfinite (or faded to 0 by a reach window)
   kBadTarget,   // the target (or the root placement) was nonfinite: nothing changed
+  kNoTarget,    // the target was cleared (clear_target): nothing to reach
+  kReleasing,   // target cleared or control disabled: a tracking look-at eases back to the animated pose
 };
 
 const char* to_string(ControlStatus status);
@@ -140,12 +207,21 @@ struct FeetReport {
   float pelvis_drop = 0.0f;  // studs the pelvis was lowered along up (never negative)
 };
 
-/// Per-control outcome of the last update(), measured on the pose AFTER its blend.
+/// Per-control outcome of the last update(), measured on the pose AFTER its blend. One unit
+/// per field: `distance` is studs, `angle` radians.
 struct ControlReport {
   ControlStatus status = ControlStatus::kNotRun;
-  bool reached = false;  // IK: residual <= 0.001 studs; look-at: within 1e-3 rad and not limited
-  bool clamped = false;  // look-at: a yaw/pitch limit cut the turn
-  float residual = 0.0f; // IK: studs from the endpoint to the target; look-at: radians of gaze error
+  /// IK: distance <= tolerance (position goal) and angle <= 1e-3 (orientation goal);
+  /// look-at: angle <= 1e-3 rad and not limited.
+  bool reached = false;
+  /// IK: the solver could not follow the request as given (distance softened or clamped,
+  /// max_extension, out of reach, a joint limit stopped it); look-at: a yaw/pitch limit cut the turn.
+  bool clamped = false;
+  float distance = 0.0f;  // IK position goal: studs from the endpoint to the target; else 0
+  float angle = 0.0f;     // IK orientation goal: radians from the end part to the goal; look-at: radians of gaze error
+  int passes = 0;         // IK solver passes (two-bone 1, FABRIK pass pairs, CCD sweeps)
+  float stretch = 1.0f;   // IK segment scale factor used (1 = none)
+  float weight = 0.0f;    // weight blended this frame (desc weight times the reach window's fade)
   int changed_joints = 0;      // joints whose transform this control changed
   glm::vec3 target{0.0f};      // the (smoothed) world target used this frame
   /// IK: end_offset lay within kPivotSnapRelative of the chain's last bone from the end joint's

@@ -9,7 +9,7 @@
 //       candidate local T per chain joint = solver(current pose)
 //       per changed joint: T = slerp/lerp(T, candidate, weight); coverage = max(coverage, weight)
 //       re-evaluate the world of the changed subtree only
-//       report (reached, residual) measured on the blended pose
+//       report (reached, distance, angle, ...) measured on the blended pose
 //
 // The stack writes motor transforms only; it never moves the root (CS8).
 #pragma once
@@ -77,13 +77,18 @@ class ControlStack {
   const ControlReport& report(int i) const;
 
   // --- per-frame edits (allocation-free) -----------------------------------------------
-  /// Disabling clears the control's retained state (CS7); enabling starts fresh.
+  /// Disabling clears the control's retained state (CS7); enabling starts fresh. A tracking
+  /// look-at first eases back to the animated pose (status releasing), then clears.
   void set_enabled(int i, bool enabled);
   void set_weight(int i, float weight);
   void set_priority(int i, int priority);
   void set_smooth_time(int i, float seconds);
   /// Makes the target a static world point (kept path keys are ignored, not freed).
   void set_target_position(int i, const glm::vec3& world_point);
+  /// Clears the target: an IK control stops (status no_target); a tracking look-at eases
+  /// back to the animated pose (status releasing) and then stops. set_target_position()
+  /// gives it a target again.
+  void clear_target(int i);
   /// Forgets the control's smoothed target and solver history.
   void reset(int i);
 

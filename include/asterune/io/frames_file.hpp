@@ -22,10 +22,17 @@ struct SpringRecord {
   int resets = 0;
 };
 
+/// One unit per field: `distance` in studs, `angle` in radians.
 struct ControlRecord {
   std::string name;
+  std::string status;     // to_string(ControlStatus): solved, disabled, zero_weight, ...
   bool reached = false;
-  float residual = 0.0f;  // what is left: IK studs to the target; look-at radians of gaze error
+  bool clamped = false;
+  float distance = 0.0f;  // IK position goal: studs from the endpoint to the target (else 0)
+  float angle = 0.0f;     // IK orientation goal / look-at: radians left (else 0)
+  float weight = 0.0f;    // weight blended (after a reach window's fade)
+  int passes = 0;         // IK solver passes
+  float stretch = 1.0f;   // IK segment scale factor (1 = none)
   glm::vec3 target{0.0f};           // the (smoothed) world target the control used (drawings; not in JSON)
   std::optional<glm::vec3> pole;    // IK: the world pole point, when the control has one (not in JSON)
   std::optional<SpringRecord> spring;  // spring controls only: printed as "substeps", "resets"
@@ -46,8 +53,9 @@ struct FrameRecord {
 /// Serializes frames as one `asterune.frames/1` object:
 /// {"format", "rig", "frames": [{"frame", "time", "joints": [{"name", "part0", "part1",
 /// "parent", "transform": {"position", "rotation"}, "coverage", "world": {...}}], "controls":
-/// [{"name", "reached", "residual", and for springs "substeps", "resets", and for feet
-/// "feet": [{"lift", "hit", "tilt_deg", "clamped", "sole_error"}], "pelvis_drop"}]}]}. Part names (not ids) are printed; rotations are
+/// [{"name", "status", "reached", "clamped", "distance", "angle", "weight", "passes", "stretch",
+/// and for springs "substeps", "resets", and for feet "feet": [{"lift", "hit", "tilt_deg",
+/// "clamped", "sole_error"}], "pelvis_drop"}]}]}. Part names (not ids) are printed; rotations are
 /// [w, x, y, z]. Each record must hold rig.joint_count() entries per array.
 std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frames);
 

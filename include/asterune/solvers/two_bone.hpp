@@ -28,10 +28,22 @@ struct TwoBoneSettings {
   float max_stretch = 0.0f;
   /// `reached` holds when |solved end - target| <= tolerance (studs).
   float tolerance = 1e-3f;
-  /// Pole continuity (SPEC IK8): while tracking (previous_bend given), the bend direction
-  /// turns toward the pole by at most this angle (radians) per solve. A target sweeping
-  /// through the pole axis reverses the pole's side; this turns that reversal into a swing
-  /// over several frames instead of a flip. <= 0 or nonfinite = unlimited. Default 12 degrees.
+  /// Largest reach as a fraction m of the (stretched) span A + B (seed 003's
+  /// ClampArmReachDistance): the solved distance never exceeds m * (A + B), so a target beyond
+  /// it leaves the elbow slightly bent instead of locked straight. With soft reach the curve
+  /// approaches m * (A + B) instead of A + B. m <= 0, m >= 1 or nonfinite turns it off.
+  float max_extension = 0.0f;
+  /// Pole band (SPEC IK8): the pole's projection off the root->target axis is "well defined"
+  /// when its length rho is at least this fraction f of the unstretched chain length a + b.
+  /// Then the bend plane is the pole's on this very solve. Inside the band (rho < f (a + b))
+  /// the carried bend turns toward the pole by at most max_bend_turn per solve, and lags it by
+  /// at most (1 - smoothstep(rho / (f (a + b)))) * pi, so the bend is back on the pole when rho
+  /// leaves the band. <= 0 or nonfinite: the pole always applies at once. Default 0.1.
+  float pole_band_fraction = 0.1f;
+  /// Continuity inside the pole band: largest turn of the bend direction toward the pole per
+  /// solve (radians). A caller running at a frame rate sets it to rate * dt (the IK control
+  /// does, from IkSettings::pole_turn_rate_deg_per_s). <= 0 or nonfinite = unlimited (the
+  /// band's lag envelope alone). Default 12 degrees.
   float max_bend_turn = 0.2094395f;
 };
 
@@ -76,12 +88,15 @@ struct TwoBoneResult {
 /// Solves the triangle root-mid-end so that `end` goes toward `target`.
 /// Segment lengths a = |mid-root|, b = |end-mid| come from the input pose. The requested
 /// distance d = |target-root| is softened (if enabled), stretched (if enabled) and clamped to
-/// [|a-b| + e, a + b - e] with e = 1e-4 * (a + b); the solved end lies on the root->target ray
+/// [|a-b| + e, min(a + b - e, m (a + b))] with e = 1e-4 * (a + b), m = max_extension (when on),
+/// all lengths scaled by the stretch factor; the solved end lies on the root->target ray
 /// at that distance. Bend direction, in order of preference:
-///  1. the pole (its component orthogonal to the root->target axis) when usable. Without
-///     previous_bend it applies at once. With previous_bend (tracking) the carried bend turns
-///     toward it about the axis by w * angle, w = smoothstep(sine(pole, axis) / 0.5) (the pole
-///     loses authority within 30 degrees of the axis), at most settings.max_bend_turn per solve;
+///  1. the pole (its component orthogonal to the root->target axis, length rho) when usable.
+///     Without previous_bend, or when rho >= settings.pole_band_fraction * (a + b), it applies
+///     at once. Inside the band with previous_bend (tracking) the carried bend turns toward it
+///     about the axis by at most settings.max_bend_turn per solve and by at least enough to lag
+///     it by no more than (1 - smoothstep(rho / band)) * pi (continuity as the pole's projection
+///     vanishes, e.g. a target sweeping through the root->pole line);
 ///  2. the previous bend (else the current pose's bend) carried from the current root->end
 ///     axis onto the new axis by the shortest arc;
 ///  3. any direction orthogonal to the axis.
