@@ -243,7 +243,7 @@ void measure_feet_control(const FeetControl& c, std::span<const Transform> world
     foot.sole_error = glm::length(sole - c.sole_target[i]);
     if (foot.hit) worst = std::max(worst, foot.sole_error);
   }
-  report.residual = worst;
+  report.distance = worst;
   report.reached = worst <= 1e-3f;
 }
 

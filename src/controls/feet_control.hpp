@@ -68,7 +68,7 @@ void solve_feet_control(FeetControl& control, const Rig& rig, const Transform& r
                         const GroundQuery* ground, std::span<const Transform> local, std::span<const Transform> world,
                         std::span<Transform> candidates, ControlReport& report);
 
-/// Measures on the blended pose: per-foot sole_error, residual = worst sole_error of the feet
+/// Measures on the blended pose: per-foot sole_error, distance = worst sole_error of the feet
 /// whose ray hit (0 when none hit), reached = residual <= 1e-3 studs.
 void measure_feet_control(const FeetControl& control, std::span<const Transform> world, ControlReport& report);
 

@@ -189,8 +189,8 @@ void measure_kind(const detail::LookAtControl& c, Slot& s, const FrameInputs& in
 }
 
 void measure_kind(const detail::SpringControl& c, Slot& s, const FrameInputs& in) {
-  s.report.residual = glm::length(detail::spring_tip(c, in.world) - c.targets.back());
-  s.report.reached = s.report.residual <= 1e-3f;
+  s.report.distance = distance_between(detail::spring_tip(c, in.world), c.targets.back());
+  s.report.reached = s.report.distance <= 1e-3f;
 }
 
 void measure_kind(const detail::FeetControl& c, Slot& s, const FrameInputs& in) {

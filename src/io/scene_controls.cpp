@@ -107,6 +107,8 @@ ControlDesc read_feet(const Json& v, const std::string& pointer) {
     if (!(glm::length(f.up) > 1e-6f)) fail(child_pointer(pointer, "up"), "the up vector must not be zero");
   }
   d.settings = std::move(f);
+  return d;
+}
 
 float read_nonnegative(const Json& v, const std::string& pointer, float max, const char* unit) {
   const float x = read_float(v, pointer);
@@ -158,6 +160,7 @@ ControlDesc read_spring_control(const Json& v, const std::string& pointer) {
   }
   d.settings = sp;
   return d;
+}
 
 float read_range(const Json& v, const std::string& pointer, float lo, float hi, const char* what) {
   const float x = read_float(v, pointer);

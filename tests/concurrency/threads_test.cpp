@@ -129,7 +129,7 @@ void run_character(const Shared& s, Character& c) {
     c.stack.update(s.rig, StackFrame{root, kDt, t}, c.pose, c.world);
     std::copy(c.pose.local.begin(), c.pose.local.end(), c.out_local.begin() + static_cast<std::ptrdiff_t>(f * nt));
     std::copy(c.world.begin(), c.world.end(), c.out_world.begin() + static_cast<std::ptrdiff_t>(f * nt));
-    for (int k = 0; k < 2; ++k) c.out_residual[static_cast<size_t>(f * 2 + k)] = c.stack.report(k).residual;
+    for (int k = 0; k < 2; ++k) c.out_residual[static_cast<size_t>(f * 2 + k)] = c.stack.report(k).distance + c.stack.report(k).angle;
   }
 }
 

@@ -293,8 +293,10 @@ std::string check_frame(std::span<const std::uint8_t> data) {
       if (!is_finite(world[j])) return "control stack: world placement " + std::to_string(j) + " is nonfinite";
     for (int c = 0; c < stack.size(); ++c) {
       const ControlReport& rep = stack.report(c);
-      if (rep.status == ControlStatus::kSolved && !(finite(rep.residual) && rep.residual >= 0.0f))
-        return "control '" + stack.desc(c).name + "' solved with residual " + std::to_string(rep.residual);
+      if (rep.status == ControlStatus::kSolved &&
+          !(finite(rep.distance) && rep.distance >= 0.0f && finite(rep.angle) && rep.angle >= 0.0f))
+        return "control '" + stack.desc(c).name + "' solved with distance " + std::to_string(rep.distance) +
+               " and angle " + std::to_string(rep.angle);
     }
   }
   return "";

@@ -126,7 +126,9 @@ TEST_CASE("asterune.scene/1: keys, defaults and path resolution") {
                Contains("/ground/0/heights/1: has 1 heights; every row needs 2"));
     CHECK_THAT(err(head + R"("controls": {}})"), Contains("x.scene.json: /controls"));
     CHECK_THAT(err(head + R"("controls": [{"type": "spring", "name": "F"}]})"),
-               Contains("/controls/0/type: control type 'spring' is not supported yet"));
+               Contains("/controls/0: missing required key 'chain_root'"));
+    CHECK_THAT(err(head + R"("controls": [{"type": "wobble", "name": "F"}]})"),
+               Contains("/controls/0/type: unknown control type 'wobble'"));
     CHECK_THAT(err(head + R"("frames": 0})"), Contains("/frames: must be between 1 and 100000"));
     CHECK_THAT(err(head + R"("frames": 2.5})"), Contains("/frames: expected an integer, found a fractional number"));
     CHECK_THAT(err(head + R"("dt": 0})"), Contains("/dt: must be a time step"));

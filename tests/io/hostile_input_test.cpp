@@ -124,7 +124,13 @@ TEST_CASE("the frames document written piece by piece is the whole document", "[
   std::vector<io::FrameRecord> frames(3);
   for (size_t f = 0; f < frames.size(); ++f) {
     frames[f] = {static_cast<int>(f), 0.25f * static_cast<float>(f), std::vector<Transform>(n), std::vector<float>(n, 1.0f),
-                 std::vector<Transform>(n), {{"reach", f == 2, 0.5f}}};
+                 std::vector<Transform>(n), {}};
+    io::ControlRecord reach;
+    reach.name = "reach";
+    reach.status = "solved";
+    reach.reached = f == 2;
+    reach.distance = 0.5f;
+    frames[f].controls.push_back(reach);
   }
   std::string streamed = io::frames_json_head(rig);
   for (size_t f = 0; f < frames.size(); ++f) streamed += io::frames_json_frame(rig, frames[f], f);

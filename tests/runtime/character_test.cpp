@@ -102,7 +102,8 @@ bool same(const Character& a, const Character& b) {
   for (int k = 0; k < a.stack.size(); ++k) {
     const ControlReport& x = a.stack.report(k);
     const ControlReport& y = b.stack.report(k);
-    if (x.status != y.status || std::memcmp(&x.residual, &y.residual, sizeof(float)) != 0 ||
+    if (x.status != y.status || std::memcmp(&x.distance, &y.distance, sizeof(float)) != 0 ||
+        std::memcmp(&x.angle, &y.angle, sizeof(float)) != 0 ||
         std::memcmp(&x.target, &y.target, sizeof(glm::vec3)) != 0)
       return false;
   }

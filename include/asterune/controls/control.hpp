@@ -141,6 +141,8 @@ struct SpringSettings {
   float damping = 6.0f;                 // 1/s, in [0, 100]
   glm::vec3 gravity{0.0f};              // studs/s^2, world (Roblox's default gravity is 196.2 down)
   std::vector<SpringCollider> colliders;
+};
+
 /// One leg of a feet control: the chain from `chain_root` (the thigh part) down to `end` (the
 /// foot part) must be exactly three joints (hip, knee, ankle).
 struct FeetLeg {
@@ -225,16 +227,16 @@ struct ControlReport {
   int changed_joints = 0;      // joints whose transform this control changed
   glm::vec3 target{0.0f};      // the (smoothed) world target used this frame
   /// IK: end_offset lay within kPivotSnapRelative of the chain's last bone from the end joint's
-  /// own pivot, so the chain reaches (and residual is measured) with that pivot itself and the
+  /// own pivot, so the chain reaches (and distance is measured) with that pivot itself and the
   /// end joint takes no positional turn (e.g. 0.1019 typed for an ankle pivot at 0.10194).
   bool endpoint_snapped = false;
   bool has_pole = false;       // IK: a finite pole was used this frame (drawings show it)
   glm::vec3 pole{0.0f};        // IK: that world pole point
   int substeps = 0;            // spring: substeps run this frame (rule S3)
   int resets = 0;              // spring: resets fired this frame (rules S5, S6)
-  // A spring has no target: its residual is the studs from the chain's tip to the animated
+  // A spring has no target: its distance is the studs from the chain's tip to the animated
   // tip (how far it swings), `reached` when that is <= 0.001.
-  FeetReport feet;             // feet control: per-foot outcome; its residual is the worst sole_error
+  FeetReport feet;             // feet control: per-foot outcome; its distance is the worst sole_error
 };
 
 }  // namespace asterune
