@@ -31,7 +31,7 @@ AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, co
       throw CliError(animation.clip.string() + ": no Pose names a joint of rig '" + rig.name() +
                      "' (a KeyframeSequence plays natively only: its Pose names must be the rig's part names)");
   }
-  // Native binding first (SPEC P3); the profile is only built when the names do not bind.
+  // Native binding first (rule P3); the profile is only built when the names do not bind.
   if (clip_binds_natively(clip_.clip, rig)) {
     auto b = build_animation_binding(clip_.clip, rig, nullptr, nullptr);
     if (!b) throw CliError(animation.clip.string() + ": " + b.message());

@@ -1,5 +1,5 @@
 // asterune-solve: a PoseSource that plays a clip (scene "animation" block or --clip), natively
-// when the clip uses the rig's names (SPEC P3), retargeted otherwise (docs/retarget.md).
+// when the clip uses the rig's names (rule P3), retargeted otherwise (docs/retarget.md).
 #pragma once
 
 #include <memory>

@@ -1,4 +1,4 @@
-// asterune-solve: the control stack as a frame step (SPEC CS1-CS8). Binds the scene's
+// asterune-solve: the control stack as a frame step (rule CS1-CS8). Binds the scene's
 // "controls" (ik, look_at, spring, feet) to the run's rig once; each frame runs the stack on the
 // sampled pose over the scene's ground and appends every control's report (name, status,
 // reached, clamped, distance, angle, weight, passes, stretch, target and pole points; substeps

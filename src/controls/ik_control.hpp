@@ -1,4 +1,4 @@
-// Rig-bound IK control (SPEC IK1, IK2, IK5, IK7, R8): binds an IkSettings to a rig at setup
+// Rig-bound IK control (rule IK1, IK2, IK5, IK7, R8): binds an IkSettings to a rig at setup
 // (chain, solver choice, scratch), then each frame reads the chain's pivots and endpoint from
 // the current world pose, calls a pure solver (two-bone, FABRIK, CCD, or a one-segment aim),
 // applies the optional end orientation goal, and converts the solver's world deltas into
@@ -80,7 +80,7 @@ struct IkControl {
   std::vector<glm::quat> orientations;  // limits: current world orientation per positional segment
 };
 
-/// Binds `settings` to `rig` (SPEC IK1, IK2, IK8). The chain runs from the joint placing
+/// Binds `settings` to `rig` (rule IK1, IK2, IK8). The chain runs from the joint placing
 /// chain_root to the joint placing end. The positional points are the chain's joint pivots
 /// plus the endpoint (end part placement * end_offset); when end_offset IS the end joint's
 /// own pivot (it equals that joint's C1 position within kPivotSnapRelative of the last bone,
@@ -96,7 +96,7 @@ struct IkControl {
 /// Allocates.
 Result<IkControl> build_ik_control(const Rig& rig, const IkSettings& settings, const std::string& what);
 
-/// Forgets the retained bend direction (SPEC CS7).
+/// Forgets the retained bend direction (rule CS7).
 void reset_ik_control(IkControl& control);
 
 /// One solve toward world point `target` with an optional world `pole` (nullptr: none), `dt`

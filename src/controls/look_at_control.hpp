@@ -1,4 +1,4 @@
-// Rig-bound look-at control (SPEC LA1-LA3): binds a LookAtSettings to a rig at setup (chain,
+// Rig-bound look-at control (rule LA1-LA3): binds a LookAtSettings to a rig at setup (chain,
 // end part, rest facing in root space, per-joint weights, scratch), then each frame reads the
 // current world pose, converts pivots, eye, facing and target into ROOT space, calls the pure
 // solve_look_at() and turns its root-space turns into candidate local transforms (R8).

@@ -1,6 +1,6 @@
 // Internal: joint chains for rig-bound controls. Resolving "from the joint placing part A down to the
 // joint placing part B" at setup, and turning world-space rotations chosen by a solver back
-// into local motor transforms T through each parent and attachment frame (SPEC R8, IK5).
+// into local motor transforms T through each parent and attachment frame (rule R8, IK5).
 #pragma once
 
 #include <span>

@@ -215,7 +215,7 @@ Result<Rig> build_rig(const RigDesc& desc) {
     return count;
   };
 
-  // 3. Root (SPEC R5).
+  // 3. Root (rule R5).
   int root = -1;
   if (!desc.root.empty()) {
     auto it = part_index.find(desc.root);
@@ -291,7 +291,7 @@ Result<Rig> build_rig(const RigDesc& desc) {
     rig.c1_inverse_[j] = inverse(rig.c1_[j]);
     rig.parents_[j] = rig.joint_of_part_[static_cast<size_t>(k.p0)];
     if (rig.parents_[j] < 0 && k.p0 != root) {
-      // SPEC R4: an unreached parent part sits at its rest placement relative to the root.
+      // rule R4: an unreached parent part sits at its rest placement relative to the root.
       const std::optional<Transform>& rest = desc.parts[static_cast<size_t>(k.p0)].placement;
       if (rest) rig.anchor_[j] = root_rest ? inverse(*root_rest) * *rest : *rest;
     }

@@ -1,4 +1,4 @@
-// Chain helpers: solved points -> per-joint world deltas (SPEC IK5), and the private pieces
+// Chain helpers: solved points -> per-joint world deltas (rule IK5), and the private pieces
 // shared by FABRIK and CCD (see chain_internal.hpp).
 #include "asterune/solvers/point_chain.hpp"
 

@@ -1,4 +1,4 @@
-# asterune-solve with controls (formats.md "controls", SPEC CS1-CS8), run against the real binary:
+# asterune-solve with controls (formats.md "controls", rule CS1-CS8), run against the real binary:
 #   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -DTMP_ROOT=<tmp root> -P controls_cli_tests.cmake
 # The default demo shows the arm reaching and the head tracking; scenes with ik and look_at
 # controls report status/reached/clamped/distance/angle/weight/passes/stretch per control in

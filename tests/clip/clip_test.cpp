@@ -1,4 +1,4 @@
-// Clip binding and sampling (SPEC P2, P3). Reference values are hand-derived rotations
+// Clip binding and sampling (rule P2, P3). Reference values are hand-derived rotations
 // (angle-axis about a coordinate axis) and hand-chosen keys, never sampler output.
 #include <catch2/catch.hpp>
 
@@ -35,7 +35,7 @@ float angle_between(const glm::quat& a, const glm::quat& b) {
 }
 
 // A small rig: Root -> Torso -> {LeftArm -> Hand, RightArm -> Hand}. The two hands share the
-// part name "Hand" so a plain "Hand" is ambiguous (SPEC R6).
+// part name "Hand" so a plain "Hand" is ambiguous (rule R6).
 Rig make_test_rig() {
   RigDesc desc;
   desc.name = "test";
@@ -84,7 +84,7 @@ ClipTrack rotation_track(const char* name, std::vector<float> times, std::vector
 }  // namespace
 
 TEST_CASE("build_clip_binding to a rig resolves plain and parent-qualified names", "[clip][binding]") {
-  // SPEC P2, R6
+  // rule P2, R6
   const Rig rig = make_test_rig();
   Clip clip;
   clip.name = "wave";
@@ -112,7 +112,7 @@ TEST_CASE("build_clip_binding to a rig resolves plain and parent-qualified names
 }
 
 TEST_CASE("build_clip_binding refuses an ambiguous plain name and names the qualified ones", "[clip][binding]") {
-  // SPEC R6
+  // rule R6
   const Rig rig = make_test_rig();
   Clip clip;
   clip.name = "grab";
@@ -180,7 +180,7 @@ TEST_CASE("build_clip_binding_from_tracks checks its mapping", "[clip][binding]"
 }
 
 TEST_CASE("sample_clip slerps rotations and lerps translations between keys", "[clip][sample]") {
-  // SPEC P2
+  // rule P2
   const Rig rig = make_test_rig();
   Clip clip;
   clip.name = "swing";
@@ -287,7 +287,7 @@ TEST_CASE("keys outside a track's range hold; step interpolation holds the earli
 }
 
 TEST_CASE("empty tracks and missing joints sample the default with coverage 0", "[clip][sample]") {
-  // SPEC P1/P2 coverage
+  // rule P1/P2 coverage
   SourceSkeleton sk;
   sk.name = "chain";
   sk.joint_names = {"root", "mid", "tip"};
@@ -329,7 +329,7 @@ TEST_CASE("empty tracks and missing joints sample the default with coverage 0", 
 }
 
 TEST_CASE("clip_binds_natively: every track resolves to a distinct joint", "[clip][binding]") {
-  // SPEC P3
+  // rule P3
   const Rig rig = make_test_rig();
   Clip clip;
   clip.name = "native";
@@ -342,7 +342,7 @@ TEST_CASE("clip_binds_natively: every track resolves to a distinct joint", "[cli
 }
 
 TEST_CASE("sample_clip allocates nothing and never produces nonfinite output", "[clip][sample][alloc]") {
-  // SPEC RG1 (per-frame path)
+  // rule RG1 (per-frame path)
   const Rig rig = make_test_rig();
   Clip clip;
   clip.name = "busy";

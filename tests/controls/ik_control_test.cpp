@@ -1,4 +1,4 @@
-// Rig-bound IK control on the R15 rig (SPEC IK1, IK2, IK5, IK7, R8). Reference geometry is
+// Rig-bound IK control on the R15 rig (rule IK1, IK2, IK5, IK7, R8). Reference geometry is
 // hand-derived from the R15 C0/C1 table; world placements are re-evaluated from scratch.
 #include <cmath>
 #include <limits>
@@ -19,7 +19,7 @@ TEST_CASE("rest geometry of the test rig matches the hand-derived values", "[ik_
 }
 
 TEST_CASE("two-bone arm reaches a hand target on R15", "[ik_control]") {
-  // SPEC IK1, IK2 (2 segments -> analytic), IK5, R8
+  // rule IK1, IK2 (2 segments -> analytic), IK5, R8
   Character ch;
   const glm::vec3 target(-1.6f, 3.0f, -0.8f);
   auto stack = ch.stack({left_arm(target)});
@@ -43,7 +43,7 @@ TEST_CASE("two-bone arm reaches a hand target on R15", "[ik_control]") {
 }
 
 TEST_CASE("pole sets the elbow side", "[ik_control]") {
-  // SPEC IK3 via the control: the elbow lies on the pole's side of the shoulder->target axis.
+  // rule IK3 via the control: the elbow lies on the pole's side of the shoulder->target axis.
   for (float pole_z : {2.0f, -2.0f}) {
     Character ch;
     const glm::vec3 target(-1.3f, 3.2f, -0.9f);
@@ -73,7 +73,7 @@ TEST_CASE("a control without a pole reports none", "[ik_control]") {
 }
 
 TEST_CASE("longer chains use FABRIK, CCD on request, one segment aims", "[ik_control]") {
-  // SPEC IK2
+  // rule IK2
   const glm::vec3 hand_point(0.0f, -0.15f, 0.0f);
   SECTION("three segments, auto -> FABRIK") {
     Character ch;
@@ -130,7 +130,7 @@ TEST_CASE("longer chains use FABRIK, CCD on request, one segment aims", "[ik_con
 }
 
 TEST_CASE("orientation goal turns the end part after the positional solve", "[ik_control]") {
-  // SPEC IK7
+  // rule IK7
   Character ch;
   const glm::vec3 hand_point(0.0f, -0.15f, 0.0f);
   const glm::vec3 target(-1.6f, 2.7f, -0.9f);
@@ -156,7 +156,7 @@ TEST_CASE("orientation goal turns the end part after the positional solve", "[ik
 }
 
 TEST_CASE("IK works in world space whatever the root placement", "[ik_control]") {
-  // SPEC R8: a turned and moved character still reaches a world target.
+  // rule R8: a turned and moved character still reaches a world target.
   Character ch;
   ch.root = Transform{glm::angleAxis(2.0f, glm::vec3(0, 1, 0)), glm::vec3(5.0f, 3.0f, -7.0f)};
   const glm::vec3 local_target(-1.6f, 0.0f, -0.8f);  // relative to the root
@@ -201,7 +201,7 @@ TEST_CASE("IK setup errors are values naming the control", "[ik_control]") {
 }
 
 TEST_CASE("retained bend direction keeps the elbow continuous while a target sweeps", "[ik_control]") {
-  // SPEC IK3 continuity through the control's retained state (CS7 clears it): the pose is
+  // rule IK3 continuity through the control's retained state (CS7 clears it): the pose is
   // recomposed every frame, so only the retained bend carries the elbow side between frames.
   Character ch;
   auto s = ch.stack({left_arm({-1.5f, 2.6f, -1.0f})});
@@ -226,7 +226,7 @@ TEST_CASE("retained bend direction keeps the elbow continuous while a target swe
 }
 
 TEST_CASE("a zero-length bone never poisons the pose", "[ik_control]") {
-  // SPEC RG3: the elbow pivot placed on the shoulder pivot (upper segment of length 0).
+  // rule RG3: the elbow pivot placed on the shoulder pivot (upper segment of length 0).
   RigDesc desc = r15_desc();
   for (JointDesc& j : desc.joints)
     if (j.name == "LeftElbow") j.c0.position = glm::vec3(0.5f, 0.3943f, 0.0f);

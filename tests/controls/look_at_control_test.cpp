@@ -1,4 +1,4 @@
-// Rig-bound look-at control on R15 (SPEC LA1-LA3): waist + neck turning the head.
+// Rig-bound look-at control on R15 (rule LA1-LA3): waist + neck turning the head.
 #include <cmath>
 #include <cstring>
 
@@ -36,7 +36,7 @@ float target_yaw(const Character& ch, const glm::vec3& target) {
 }  // namespace
 
 TEST_CASE("look-at turns the head onto a target in front", "[look_at_control]") {
-  // SPEC LA1, LA2
+  // rule LA1, LA2
   Character ch;
   const glm::vec3 target(-2.0f, 5.0f, -3.0f);
   auto s = ch.stack({look_at_control("Look", target)});
@@ -56,7 +56,7 @@ TEST_CASE("look-at turns the head onto a target in front", "[look_at_control]") 
 }
 
 TEST_CASE("turning the whole character leaves the local head turn unchanged", "[look_at_control]") {
-  // SPEC LA1: limits and result live in root space.
+  // rule LA1: limits and result live in root space.
   const glm::vec3 local_target(2.5f, 1.2f, -3.0f);  // relative to the root part
   Character ref;
   auto s_ref = ref.stack({look_at_control("Look", transform_point(ref.root, local_target), 70.0f, 40.0f)});
@@ -81,7 +81,7 @@ TEST_CASE("turning the whole character leaves the local head turn unchanged", "[
 }
 
 TEST_CASE("look-at limits hold for targets behind and a circling target never sticks", "[look_at_control]") {
-  // SPEC LA1, LA3: yaw limit 70, pitch limit 40; the target circles the character 10 times.
+  // rule LA1, LA3: yaw limit 70, pitch limit 40; the target circles the character 10 times.
   const float limit = 70.0f * kDeg;
   const int frames_per_turn = 90;
   Character ch;
@@ -113,7 +113,7 @@ TEST_CASE("look-at limits hold for targets behind and a circling target never st
 }
 
 TEST_CASE("ten smoothed circles leave no drift", "[look_at_control]") {
-  // SPEC LA3, CS6: after circling and then holding the target, the pose equals a fresh solve.
+  // rule LA3, CS6: after circling and then holding the target, the pose equals a fresh solve.
   Character ch;
   ControlDesc d = look_at_control("Look", {}, 70.0f, 40.0f);
   d.smooth_time = 0.1f;
@@ -143,7 +143,7 @@ TEST_CASE("ten smoothed circles leave no drift", "[look_at_control]") {
 }
 
 TEST_CASE("look-at joint weights and setup errors", "[look_at_control]") {
-  // SPEC LA3
+  // rule LA3
   Character ch;
   ControlDesc d = look_at_control("Look", {-3.0f, 4.5f, -3.0f});
   std::get<LookAtSettings>(d.settings).joint_weights = {0.0f, 0.0f};

@@ -1,4 +1,4 @@
-// ControlStack rules (SPEC CS1-CS8, RG1-RG3) on the R15 rig.
+// ControlStack rules (rule CS1-CS8, RG1-RG3) on the R15 rig.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -32,7 +32,7 @@ ControlDesc named_arm(const std::string& name, const glm::vec3& target, int prio
 }  // namespace
 
 TEST_CASE("controls run by ascending priority, ties in insertion order", "[stack]") {
-  // SPEC CS1: the control that runs last decides where the hand ends.
+  // rule CS1: the control that runs last decides where the hand ends.
   SECTION("priority") {
     Character ch;
     auto s = ch.stack({named_arm("A", kTargetA, 5), named_arm("B", kTargetB, 1)});
@@ -55,7 +55,7 @@ TEST_CASE("controls run by ascending priority, ties in insertion order", "[stack
 }
 
 TEST_CASE("a later control reads the pose the earlier one produced", "[stack]") {
-  // SPEC CS2: the arm reaches for a point on the head AFTER the look-at turned it.
+  // rule CS2: the arm reaches for a point on the head AFTER the look-at turned it.
   Character ch;
   ControlDesc look = look_at_control("Look", {-3.0f, 4.5f, -2.0f});
   look.priority = 0;
@@ -72,7 +72,7 @@ TEST_CASE("a later control reads the pose the earlier one produced", "[stack]") 
 }
 
 TEST_CASE("weight blends changed joints by slerp and leaves the rest bit-identical", "[stack]") {
-  // SPEC CS3, CS5
+  // rule CS3, CS5
   Character full;
   auto s1 = full.stack({left_arm(kTargetA)});
   full.update(s1);
@@ -116,7 +116,7 @@ TEST_CASE("weight blends changed joints by slerp and leaves the rest bit-identic
 }
 
 TEST_CASE("coverage becomes at least the weight", "[stack]") {
-  // SPEC CS5
+  // rule CS5
   Character ch;
   const int shoulder = joint_index(ch.rig, "LeftUpperArm");
   const int elbow = joint_index(ch.rig, "LeftLowerArm");
@@ -153,7 +153,7 @@ TEST_CASE("coverage becomes at least the weight", "[stack]") {
 }
 
 TEST_CASE("a nonfinite target changes nothing and poisons nothing", "[stack]") {
-  // SPEC CS4, RG3
+  // rule CS4, RG3
   Character ch;
   ControlDesc d = left_arm(kTargetA);
   d.smooth_time = 0.2f;
@@ -220,7 +220,7 @@ TEST_CASE("a nonfinite target changes nothing and poisons nothing", "[stack]") {
 }
 
 TEST_CASE("target smoothing follows 1 - exp(-t / T) whatever the split of dt", "[stack]") {
-  // SPEC CS6: first frame takes the target as is; then the gap closes by exp(-sum dt / T).
+  // rule CS6: first frame takes the target as is; then the gap closes by exp(-sum dt / T).
   const float tau = 0.25f;
   const std::vector<std::vector<float>> splits{{0.3f}, {0.1f, 0.1f, 0.1f}, {0.05f, 0.25f}, {0.01f, 0.09f, 0.15f, 0.05f}};
   for (const auto& split : splits) {
@@ -269,7 +269,7 @@ TEST_CASE("target smoothing follows 1 - exp(-t / T) whatever the split of dt", "
 }
 
 TEST_CASE("disable clears retained state; enable starts fresh", "[stack]") {
-  // SPEC CS7
+  // rule CS7
   Character ch;
   ControlDesc d = left_arm(kTargetA);
   d.smooth_time = 1.0f;
@@ -315,7 +315,7 @@ TEST_CASE("path and part targets", "[stack]") {
 }
 
 TEST_CASE("the stack refuses a pose or rig it was not built for", "[stack]") {
-  // SPEC RG3
+  // rule RG3
   Character ch;
   auto s = ch.stack({left_arm(kTargetA)});
   RigDesc other = r15_desc();
@@ -332,7 +332,7 @@ TEST_CASE("the stack refuses a pose or rig it was not built for", "[stack]") {
 }
 
 TEST_CASE("a whole stack update allocates nothing and is deterministic", "[stack]") {
-  // SPEC RG1, RG2, CS8: two arms, two legs and a look-at on R15.
+  // rule RG1, RG2, CS8: two arms, two legs and a look-at on R15.
   Character ch;
   ControlDesc la = left_arm({-1.6f, 3.0f, -0.8f});
   ControlDesc ra = ik_control("RightArm", "RightUpperArm", "RightHand", {0.0f, -0.15f, 0.0f}, {1.5f, 3.2f, -0.9f});

@@ -1,4 +1,4 @@
-// BVH import (SPEC P4, RT1). Reference facts come from tests/data/bvh/PROVENANCE.md (checked
+// BVH import (rule P4, RT1). Reference facts come from tests/data/bvh/PROVENANCE.md (checked
 // with an independent parser) and from raw numbers read straight from the files' text and
 // composed with hand-written rotation matrices, never from the importer's output.
 #include <catch2/catch.hpp>
@@ -133,7 +133,7 @@ const std::vector<C> kZYX = {C::kZrotation, C::kYrotation, C::kXrotation};
 const std::vector<C> kZXY = {C::kZrotation, C::kXrotation, C::kYrotation};
 
 void check_common(const io::BvhFile& bvh, int frames) {
-  // SPEC RT1: names, parents-first, rest orientations (identity) and positions (OFFSET).
+  // rule RT1: names, parents-first, rest orientations (identity) and positions (OFFSET).
   CHECK(bvh.skeleton.joint_count() == 31);
   CHECK(bvh.frame_count == frames);
   CHECK(bvh.frame_time == Approx(0.0083333f).epsilon(1e-6));
@@ -168,7 +168,7 @@ glm::vec3 offset_of(const io::BvhFile& bvh, const char* name) {
 }  // namespace
 
 TEST_CASE("BVH 49_04 (MotionBuilder 2010): skeleton facts", "[io][bvh]") {
-  // SPEC P4, RT1
+  // rule P4, RT1
   const io::BvhFile bvh = load(k4904);
   check_common(bvh, 252);
   CHECK(bvh.skeleton.joint_names == kNames4904);

@@ -1,4 +1,4 @@
-// glTF source import (SPEC P4 beyond, RT1). References: the PROVENANCE facts, and world
+// glTF source import (rule P4 beyond, RT1). References: the PROVENANCE facts, and world
 // positions recomputed in this file from the raw glTF JSON/binary with glm::mat4 chains
 // (nlohmann-json + hand-read accessors), independent of tinygltf and of the importer's folding.
 #include <catch2/catch.hpp>

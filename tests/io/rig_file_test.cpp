@@ -316,7 +316,7 @@ TEST_CASE("bad .rbxmx models fail with the file, the item and the reason") {
     REQUIRE_FALSE(r);
     CHECK_THAT(r.message(), Contains("m.rbxmx: no parts"));
   }
-  SECTION("unknown part reference: kept, then dropped by build_rig as a missing part (SPEC R3)") {
+  SECTION("unknown part reference: kept, then dropped by build_rig as a missing part (rule R3)") {
     std::string s = with("1", "1");
     s.replace(s.find(">RB</Ref>"), 9, ">RBX404</Ref>");
     Result<RigDesc> r = io::parse_rbxmx(s, "m.rbxmx");
@@ -372,7 +372,7 @@ TEST_CASE("asterune.pose/1: names, qualified names, coverage") {
                Contains("/joints/Base~1Arm: joint 'Shoulder' is already set by /joints/Arm"));
     CHECK_THAT(err(R"({"format": "asterune.pose/1", "joints": )"), Contains("invalid JSON"));
   }
-  SECTION("ambiguous names are refused; qualified names work (SPEC R6)") {
+  SECTION("ambiguous names are refused; qualified names work (rule R6)") {
     RigDesc d = io::parse_rig_json(kGoodRig, "good").value();
     d.joints[2].enabled = true;  // now two joints place a part named "Hand"
     Rig two = build_rig(d).value();
@@ -383,7 +383,7 @@ TEST_CASE("asterune.pose/1: names, qualified names, coverage") {
   }
 }
 
-TEST_CASE("every truncation of a rig file, a pose file and a .rbxmx fails cleanly (SPEC RG3)") {
+TEST_CASE("every truncation of a rig file, a pose file and a .rbxmx fails cleanly (rule RG3)") {
   const std::string rig_text = kGoodRig;
   for (size_t n = 0; n < rig_text.size(); ++n) {
     Result<RigDesc> r = io::parse_rig_json(rig_text.substr(0, n), "cut.rig.json");

@@ -1,6 +1,6 @@
 // Reference poses: world evaluation of every Roblox rig in tests/data/roblox (rest pose,
 // T = identity, root at the saved root CFrame) must reproduce every part CFrame Roblox Studio
-// saved (the *.joints.json files, read here with nlohmann directly). SPEC R1, R2.
+// saved (the *.joints.json files, read here with nlohmann directly). rule R1, R2.
 #include <catch2/catch.hpp>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Swing-twist decomposition: hand-derived cases and the defining properties (SPEC IK8).
+// Swing-twist decomposition: hand-derived cases and the defining properties (rule IK8).
 #include <catch2/catch.hpp>
 
 #include <cmath>

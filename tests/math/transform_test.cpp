@@ -1,4 +1,4 @@
-// Rigid transform math: composition, inverse, CFrame conversion (SPEC R0, formats.md).
+// Rigid transform math: composition, inverse, CFrame conversion (rule R0, formats.md).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -24,7 +24,7 @@ Transform random_transform(std::mt19937& rng) {
 
 }  // namespace
 
-TEST_CASE("compose applies b in a's frame and maps points like a matrix product (SPEC R0)") {
+TEST_CASE("compose applies b in a's frame and maps points like a matrix product (rule R0)") {
   // Hand-derived: a turns 90 deg about +Y and moves to (1,0,0); b is the point (0,0,-2).
   const Transform a{axis_angle_deg(90, {0, 1, 0}), {1, 0, 0}};
   const Transform b = Transform::from_position({0, 0, -2});

@@ -1,4 +1,4 @@
-// Native binding vs retargeting (SPEC P3), R15->R15 reproduction, baking (SPEC RT9) and the
+// Native binding vs retargeting (rule P3), R15->R15 reproduction, baking (rule RT9) and the
 // allocation-free animation path.
 #include <catch2/catch.hpp>
 
@@ -49,7 +49,7 @@ io::BvhFile load_cmu(const char* file) {
 }  // namespace
 
 TEST_CASE("an R15-named clip binds natively on R15 even with a profile", "[retarget][animation]") {
-  // SPEC P3.
+  // rule P3.
   const Rig rig = r15();
   std::mt19937 rng(21);
   const Clip clip = r15_clip(rig, rng);
@@ -81,7 +81,7 @@ TEST_CASE("an R15-named clip binds natively on R15 even with a profile", "[retar
 }
 
 TEST_CASE("an R15 clip through an R15->R15 profile reproduces itself", "[retarget][animation]") {
-  // SPEC RT2/RT4 with the rig as its own source (rig_source.hpp).
+  // rule RT2/RT4 with the rig as its own source (rig_source.hpp).
   const Rig rig = r15();
   std::mt19937 rng(22);
   const Clip clip = r15_clip(rig, rng);
@@ -110,7 +110,7 @@ TEST_CASE("an R15 clip through an R15->R15 profile reproduces itself", "[retarge
 }
 
 TEST_CASE("a baked clip sampled natively equals live retargeting at the key times", "[retarget][bake]") {
-  // SPEC RT9.
+  // rule RT9.
   const Rig rig = r15();
   const io::BvhFile cmu = load_cmu("cmu_49_04_run_leap.bvh");
   AutoProfileOptions opt;
@@ -154,7 +154,7 @@ TEST_CASE("a baked clip sampled natively equals live retargeting at the key time
 }
 
 TEST_CASE("playing a BVH clip on R15 allocates nothing per frame", "[retarget][animation]") {
-  // SPEC RG1.
+  // rule RG1.
   const Rig rig = r15();
   const io::BvhFile cmu = load_cmu("cmu_131_01_start_walk_stop.bvh");
   auto profile = build_auto_profile(cmu.skeleton, rig);

@@ -1,4 +1,4 @@
-// Retarget binding and sampling (SPEC RT2-RT6) on hand-derived cases: the R15 rig driving
+// Retarget binding and sampling (rule RT2-RT6) on hand-derived cases: the R15 rig driving
 // itself, axis re-expression on either side, T-pose onto arms-down rest, translation rules,
 // coverage, errors and the allocation-free per-frame path.
 #include <catch2/catch.hpp>
@@ -54,7 +54,7 @@ Run run(const RetargetBinding& b, const Rig& rig, const std::vector<Transform>& 
 }  // namespace
 
 TEST_CASE("an R15 pose through an R15->R15 profile reproduces itself", "[retarget]") {
-  // SPEC RT2, RT4: with equal rests and identity facing the carry is identity.
+  // rule RT2, RT4: with equal rests and identity facing the carry is identity.
   const Rig rig = test::r15_rig();
   const SourceSkeleton source = source_skeleton_from_rig(rig);
   auto b = build_retarget_binding(source, rig, identity_profile(rig));
@@ -149,7 +149,7 @@ TEST_CASE("source rest axes do not change the retargeted pose", "[retarget]") {
 }
 
 TEST_CASE("rest matching lets a T-pose source drive an arms-down rig without offset", "[retarget]") {
-  // SPEC RT3. At the source's rest (T-pose), the target's upper and lower arms must point along
+  // rule RT3. At the source's rest (T-pose), the target's upper and lower arms must point along
   // the source's arms (sideways), not hang down; without rest matching they stay down.
   const Rig rig = test::r15_rig();
   const SourceSkeleton source = test::tpose_source();
@@ -185,7 +185,7 @@ TEST_CASE("rest matching lets a T-pose source drive an arms-down rig without off
 }
 
 TEST_CASE("unmapped joints keep identity and coverage 0; mapped take the source coverage", "[retarget]") {
-  // SPEC RT5.
+  // rule RT5.
   const Rig rig = test::r15_rig();
   const SourceSkeleton source = source_skeleton_from_rig(rig);
   RetargetProfile p;
@@ -223,7 +223,7 @@ TEST_CASE("unmapped joints keep identity and coverage 0; mapped take the source 
 }
 
 TEST_CASE("translation: enabled, disabled, scaled, nonfinite and negative scale", "[retarget]") {
-  // SPEC RT6: travel = F * (p - p_rest) * units * scale; off -> zero; bad scale -> 1.
+  // rule RT6: travel = F * (p - p_rest) * units * scale; off -> zero; bad scale -> 1.
   const Rig rig = test::r15_rig();
   SourceSkeleton source = test::tpose_source();
   source.units_to_studs = 0.5f;
@@ -257,7 +257,7 @@ TEST_CASE("translation: enabled, disabled, scaled, nonfinite and negative scale"
 }
 
 TEST_CASE("auto scale is the hip-to-sole leg length ratio", "[retarget]") {
-  // SPEC RT6 beyond. Hand-derived: the R15 leg is 2.0 studs hip pivot to sole (PROVENANCE
+  // rule RT6 beyond. Hand-derived: the R15 leg is 2.0 studs hip pivot to sole (PROVENANCE
   // table: 0.4208+0.4011 + 0.3790+0.5472 + 0.1019+0.15); the T-pose source leg is
   // |(2.3,-6.4,0)| + |(2.7,-7.5,0)| + 0.5 (ankle above the toe end site), times units.
   const Rig rig = test::r15_rig();
@@ -334,7 +334,7 @@ TEST_CASE("ambiguous target names are refused, qualified names accepted", "[reta
 }
 
 TEST_CASE("retarget sampling allocates nothing and survives bad source values", "[retarget]") {
-  // SPEC RG1, RG3.
+  // rule RG1, RG3.
   const Rig rig = test::r15_rig();
   const SourceSkeleton source = test::tpose_source();
   RetargetProfile p;

@@ -42,7 +42,7 @@ TEST_CASE("profile_key is stable, order-independent and edit-sensitive", "[retar
 }
 
 TEST_CASE("same profile and rig hit; edited mapping and renamed rig miss", "[retarget][cache]") {
-  // SPEC RT7, R7.
+  // rule RT7, R7.
   const Rig rig = test::r15_rig();
   const SourceSkeleton source = test::tpose_source();
   RetargetCache cache;
@@ -88,7 +88,7 @@ TEST_CASE("same profile and rig hit; edited mapping and renamed rig miss", "[ret
 }
 
 TEST_CASE("cache lookups from several threads share one binding", "[retarget][cache]") {
-  // SPEC RG2: the binding is immutable and shared.
+  // rule RG2: the binding is immutable and shared.
   const Rig rig = test::r15_rig();
   const SourceSkeleton source = test::tpose_source();
   RetargetCache cache;

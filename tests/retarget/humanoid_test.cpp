@@ -1,4 +1,4 @@
-// Humanoid roles (SPEC RT8): scheme detection for every naming in our data, author overrides,
+// Humanoid roles (rule RT8): scheme detection for every naming in our data, author overrides,
 // the plan, automatic facing and the auto profile between two rigs.
 #include <catch2/catch.hpp>
 
@@ -144,7 +144,7 @@ TEST_CASE("auto facing turns a +Z-facing source and a Z-up source into the rig's
   CHECK(glm::length(g.value() * glm::vec3(0, -1, 0) - glm::vec3(0, 0, -1)) < 1e-5f); // source forward -> -Z
 }
 
-TEST_CASE("auto scale measures R6's single leg part from the hip pivot to its bottom (SPEC RT6)", "[retarget][roles]") {
+TEST_CASE("auto scale measures R6's single leg part from the hip pivot to its bottom (rule RT6)", "[retarget][roles]") {
   // Hand-derived from the R6 data: Left Hip C0 is (-1, -1, 0) on the Torso at y = 3, so the hip
   // pivot is at y = 2; the 1x2x1 "Left Leg" hangs from it with its bottom at y = 0: 2.0 studs.
   // A rig used as a source skeleton has joints but no part boxes, so its leg is hip to ankle

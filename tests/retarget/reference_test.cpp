@@ -149,7 +149,7 @@ TEST_CASE("CMU 131_01 (3dsMax names, arms-down rest) on R15: limb directions fol
 
 TEST_CASE("without rest matching a T-pose clip bends the arms-down R15 (the check can fail)",
           "[retarget][reference]") {
-  // SPEC RT3: the T-pose source vs the arms-down R15 differ by ~90 degrees at the arms, so the
+  // rule RT3: the T-pose source vs the arms-down R15 differ by ~90 degrees at the arms, so the
   // same measurement must report a large error when rest matching is off.
   const LimbPair arms[] = {kMotionBuilderLimbs[0], kMotionBuilderLimbs[2]};
   CHECK(check_bone_directions("cmu_49_04_run_leap.bvh", arms, false) > 20.0);
@@ -202,7 +202,7 @@ TEST_CASE("re-expressed CMU joint axes leave the retargeted R15 pose unchanged",
 }
 
 TEST_CASE("auto mapping of the CMU skeletons onto R15", "[retarget][reference][roles]") {
-  // SPEC RT8: both CMU namings detected, the torso pairs from the top (UpperTorso follows the
+  // rule RT8: both CMU namings detected, the torso pairs from the top (UpperTorso follows the
   // joint carrying the arms), and the plan lists what is left out.
   const Rig rig = r15();
   Loaded mb = load("cmu_49_04_run_leap.bvh");
@@ -236,7 +236,7 @@ TEST_CASE("auto mapping of the CMU skeletons onto R15", "[retarget][reference][r
 }
 
 TEST_CASE("retargeted CMU feet stand on the R15's ground (auto scale, ground reference)", "[retarget][reference]") {
-  // SPEC RT6: with rest_on_ground and the leg-length scale, the R15 (root part at (0, 3, 0), soles
+  // rule RT6: with rest_on_ground and the leg-length scale, the R15 (root part at (0, 3, 0), soles
   // at y = 0 at rest) keeps its supporting foot near y = 0. Reference: the ground of the CMU
   // capture volume is y = 0, which the source's feet touch while standing.
   const Rig rig = r15();

@@ -1,4 +1,4 @@
-// Rig construction: drop reasons, root choice, layout, lookup, signature (SPEC R2-R7).
+// Rig construction: drop reasons, root choice, layout, lookup, signature (rule R2-R7).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -41,7 +41,7 @@ RigDesc small_desc() {
 
 }  // namespace
 
-TEST_CASE("layout is parents-first with parent indexes of the joint placing part0 (SPEC R2)") {
+TEST_CASE("layout is parents-first with parent indexes of the joint placing part0 (rule R2)") {
   const Rig rig = build_ok(small_desc());
   REQUIRE(rig.joint_count() == 5);
   for (int j = 0; j < rig.joint_count(); ++j) {
@@ -56,7 +56,7 @@ TEST_CASE("layout is parents-first with parent indexes of the joint placing part
   CHECK(rig.subtree_end(0) == 5);
 }
 
-TEST_CASE("every dropped joint is reported with its name and reason (SPEC R3)") {
+TEST_CASE("every dropped joint is reported with its name and reason (rule R3)") {
   RigDesc d = small_desc();
   JointDesc disabled = joint("Off", "Torso", "Extra");
   disabled.enabled = false;
@@ -83,7 +83,7 @@ TEST_CASE("every dropped joint is reported with its name and reason (SPEC R3)") 
   CHECK(std::string(to_string(DropReason::kCycle)) == "cycle");
 }
 
-TEST_CASE("a joint below a cycle stays as a disconnected joint, not dropped (SPEC R3, R4)") {
+TEST_CASE("a joint below a cycle stays as a disconnected joint, not dropped (rule R3, R4)") {
   RigDesc d = small_desc();
   d.parts.push_back(part("C1"));
   d.parts.push_back(part("C2"));
@@ -98,7 +98,7 @@ TEST_CASE("a joint below a cycle stays as a disconnected joint, not dropped (SPE
   CHECK_FALSE(rig.connected(leaf.index));
 }
 
-TEST_CASE("disconnected joints keep no parent index and sit at their rest placement relative to the root (SPEC R4)") {
+TEST_CASE("disconnected joints keep no parent index and sit at their rest placement relative to the root (rule R4)") {
   RigDesc d = small_desc();
   d.parts[0].placement = Transform::from_position({0, 3, 0});
   PartDesc floating = part("Floating");
@@ -118,7 +118,7 @@ TEST_CASE("disconnected joints keep no parent index and sit at their rest placem
   CHECK(a.position.y == Approx(0.0f).margin(1e-6));
 }
 
-TEST_CASE("root choice is deterministic: most joints reachable, HumanoidRootPart wins ties (SPEC R5)") {
+TEST_CASE("root choice is deterministic: most joints reachable, HumanoidRootPart wins ties (rule R5)") {
   RigDesc d;
   d.parts = {part("A"), part("B"), part("HumanoidRootPart"), part("C"), part("D"), part("E")};
   d.joints = {joint("j1", "A", "B"), joint("j2", "HumanoidRootPart", "C"), joint("j3", "D", "E")};
@@ -140,7 +140,7 @@ TEST_CASE("root choice is deterministic: most joints reachable, HumanoidRootPart
   CHECK_FALSE(named.connected(named.find_joint("B").index));
 }
 
-TEST_CASE("a named root that is missing or placed by a joint fails with the reason (SPEC R5, RG3)") {
+TEST_CASE("a named root that is missing or placed by a joint fails with the reason (rule R5, RG3)") {
   RigDesc d = small_desc();
   d.root = "Nope";
   auto missing = build_rig(d);
@@ -152,7 +152,7 @@ TEST_CASE("a named root that is missing or placed by a joint fails with the reas
   CHECK_THAT(child.message(), Catch::Contains("child of joint 'Waist'"));
 }
 
-TEST_CASE("name lookup refuses ambiguous child names; parent-qualified names resolve (SPEC R6)") {
+TEST_CASE("name lookup refuses ambiguous child names; parent-qualified names resolve (rule R6)") {
   const Rig rig = build_ok(small_desc());
   const JointLookup plain = rig.find_joint("Hand");
   CHECK(plain.status == LookupStatus::kAmbiguous);
@@ -171,7 +171,7 @@ TEST_CASE("name lookup refuses ambiguous child names; parent-qualified names res
   CHECK(rig.find_joint_by_joint_name("WristR").index == right.index);
 }
 
-TEST_CASE("the layout signature changes with names, parents and frames, and nothing else (SPEC R7)") {
+TEST_CASE("the layout signature changes with names, parents and frames, and nothing else (rule R7)") {
   const RigDesc base = small_desc();
   const std::uint64_t s0 = build_ok(base).signature();
   CHECK(build_ok(base).signature() == s0);  // stable across builds
@@ -206,7 +206,7 @@ TEST_CASE("the layout signature changes with names, parents and frames, and noth
   CHECK(build_ok(negated).signature() == s0);
 }
 
-TEST_CASE("impossible rigs fail at build with a message naming the item (SPEC RG3)") {
+TEST_CASE("impossible rigs fail at build with a message naming the item (rule RG3)") {
   RigDesc empty;
   empty.name = "nothing";
   auto e = build_rig(empty);

@@ -1,4 +1,4 @@
-// World evaluation and the frame helpers solvers use to go back to local T (SPEC R1, R2, R8, P1, RG1).
+// World evaluation and the frame helpers solvers use to go back to local T (rule R1, R2, R8, P1, RG1).
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -41,7 +41,7 @@ RigDesc rotated_chain() {
 
 }  // namespace
 
-TEST_CASE("a rotated-frame 2-joint chain with a 90 degree T matches hand-derived placements (SPEC R1)") {
+TEST_CASE("a rotated-frame 2-joint chain with a 90 degree T matches hand-derived placements (rule R1)") {
   const Rig rig = build_ok(rotated_chain());
   Pose pose = make_pose(rig);
   // Rest: C0 * inverse(C1). The turns cancel, and the position is p0 - p1 = (-1.5, 0, 0).
@@ -70,7 +70,7 @@ TEST_CASE("a rotated-frame 2-joint chain with a 90 degree T matches hand-derived
   CHECK(world[0].position.z == Approx(0.0f).margin(1e-5));
 }
 
-TEST_CASE("world evaluation equals the 4x4 product chain on random poses and root placements (SPEC R1, R2)") {
+TEST_CASE("world evaluation equals the 4x4 product chain on random poses and root placements (rule R1, R2)") {
   const Rig rig = build_ok(rotated_chain());
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> u(-1, 1);
@@ -91,7 +91,7 @@ TEST_CASE("world evaluation equals the 4x4 product chain on random poses and roo
   }
 }
 
-TEST_CASE("world-to-local helpers round-trip random poses to 1e-5 (SPEC R8)") {
+TEST_CASE("world-to-local helpers round-trip random poses to 1e-5 (rule R8)") {
   const Rig rig = build_ok(rotated_chain());
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> u(-1, 1);
@@ -114,7 +114,7 @@ TEST_CASE("world-to-local helpers round-trip random poses to 1e-5 (SPEC R8)") {
   }
 }
 
-TEST_CASE("subtree re-evaluation equals a full walk; rest world equals identity pose (SPEC R2)") {
+TEST_CASE("subtree re-evaluation equals a full walk; rest world equals identity pose (rule R2)") {
   RigDesc d = rotated_chain();
   d.parts.push_back({"Other", "Other", {1, 1, 1}, {}});
   d.joints.push_back({"Side", "Root", "Other", Transform::from_position({2, 0, 0}), {}, true});
@@ -135,7 +135,7 @@ TEST_CASE("subtree re-evaluation equals a full walk; rest world equals identity 
   }
 }
 
-TEST_CASE("poses start at identity with zero coverage (SPEC P1)") {
+TEST_CASE("poses start at identity with zero coverage (rule P1)") {
   const Rig rig = build_ok(rotated_chain());
   Pose pose = make_pose(rig);
   REQUIRE(pose.size() == 2);
@@ -150,7 +150,7 @@ TEST_CASE("poses start at identity with zero coverage (SPEC P1)") {
   CHECK(pose.coverage[1] == 0.0f);
 }
 
-TEST_CASE("world evaluation allocates nothing (SPEC RG1)") {
+TEST_CASE("world evaluation allocates nothing (rule RG1)") {
   const Rig rig = build_ok(rotated_chain());
   Pose pose = make_pose(rig);
   std::vector<Transform> world(2);

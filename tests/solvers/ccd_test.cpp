@@ -1,5 +1,5 @@
 // CCD: reach, passes bound, lengths, straightening, deltas, degenerate inputs, allocation-free
-// (SPEC IK6, IK5).
+// (rule IK6, IK5).
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -19,12 +19,12 @@ namespace {
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 }
 
-TEMPLATE_TEST_CASE_SIG("ccd: reachable targets up to 0.95 reach within 0.001 in at most 16 passes (SPEC IK6)", "",
+TEMPLATE_TEST_CASE_SIG("ccd: reachable targets up to 0.95 reach within 0.001 in at most 16 passes (rule IK6)", "",
                        ((std::size_t N), N), 2, 3, 4, 8) {
   check_zigzag_grid<N>([](auto&&... a) { return solve_ccd(a...); }, /*every_target_reached=*/true);
 }
 
-TEST_CASE("ccd: near full reach the sweeps keep closing in and report honestly whatever the budget (SPEC IK6, IK8)") {
+TEST_CASE("ccd: near full reach the sweeps keep closing in and report honestly whatever the budget (rule IK6, IK8)") {
   // Whatever the budget, the report must describe the pose it returns, and more sweeps never
   // leave the endpoint farther away.
   const auto chain = zigzag_chain<3>();
@@ -51,7 +51,7 @@ TEST_CASE("ccd: near full reach the sweeps keep closing in and report honestly w
   }
 }
 
-TEST_CASE("ccd: an unreachable target straightens the chain along the target direction (SPEC IK6)") {
+TEST_CASE("ccd: an unreachable target straightens the chain along the target direction (rule IK6)") {
   const auto chain = zigzag_chain<4>();
   std::array<glm::vec3, 5> out{};
   std::array<glm::quat, 4> deltas{};
@@ -69,7 +69,7 @@ TEST_CASE("ccd: an unreachable target straightens the chain along the target dir
   CHECK(delta_rebuild_error(chain, out, deltas) <= 1e-4f);
 }
 
-TEST_CASE("ccd: one segment simply aims (SPEC IK2)") {
+TEST_CASE("ccd: one segment simply aims (rule IK2)") {
   const std::array<glm::vec3, 2> chain = {glm::vec3(0, 0, 0), glm::vec3(0, -2, 0)};
   std::array<glm::vec3, 2> out{};
   std::array<glm::quat, 1> deltas{};
@@ -83,7 +83,7 @@ TEST_CASE("ccd: one segment simply aims (SPEC IK2)") {
   CHECK(glm::length(deltas[0] * glm::vec3(0, -1, 0) - glm::vec3(1, 0, 0)) < 1e-5f);
 }
 
-TEST_CASE("ccd: the pole turns the intermediate bends toward it (SPEC IK4, IK6)") {
+TEST_CASE("ccd: the pole turns the intermediate bends toward it (rule IK4, IK6)") {
   const std::array<glm::vec3, 4> chain = {glm::vec3(0, 0, 0), glm::vec3(1, 0.2f, 0), glm::vec3(2, 0, 0), glm::vec3(3, 0.1f, 0)};
   std::array<glm::vec3, 4> out{};
   std::array<glm::quat, 3> deltas{};
@@ -98,7 +98,7 @@ TEST_CASE("ccd: the pole turns the intermediate bends toward it (SPEC IK4, IK6)"
   CHECK(delta_rebuild_error(chain, out, deltas) <= 1e-4f);
 }
 
-TEST_CASE("ccd: degenerate inputs never produce NaN (SPEC IK6)") {
+TEST_CASE("ccd: degenerate inputs never produce NaN (rule IK6)") {
   const auto chain = zigzag_chain<3>();
   std::array<glm::vec3, 4> out{};
   std::array<glm::quat, 3> deltas{};
@@ -144,11 +144,11 @@ TEST_CASE("ccd: solving allocates nothing") {
   CHECK(std::isfinite(sink));
 }
 
-TEMPLATE_TEST_CASE_SIG("ccd: a straight chain (T-pose) reaches every grid target within 16 passes (SPEC IK6)", "",
+TEMPLATE_TEST_CASE_SIG("ccd: a straight chain (T-pose) reaches every grid target within 16 passes (rule IK6)", "",
                        ((std::size_t N), N), 2, 3, 8) {
   check_straight_chain_grid<N>([](auto&&... a) { return solve_ccd(a...); });
 }
 
-TEMPLATE_TEST_CASE_SIG("ccd: random bent chains reach random reachable targets (SPEC IK6)", "", ((std::size_t N), N), 2, 3, 4, 8) {
+TEMPLATE_TEST_CASE_SIG("ccd: random bent chains reach random reachable targets (rule IK6)", "", ((std::size_t N), N), 2, 3, 4, 8) {
   check_random_chains<N>([](auto&&... a) { return solve_ccd(a...); }, 96);
 }

@@ -1,4 +1,4 @@
-// Endpoint orientation goal and IKControl goal types (SPEC IK7).
+// Endpoint orientation goal and IKControl goal types (rule IK7).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -10,7 +10,7 @@
 using namespace asterune;
 using namespace asterune::test;
 
-TEST_CASE("end orientation: the delta turns the end part onto the goal (SPEC IK7)") {
+TEST_CASE("end orientation: the delta turns the end part onto the goal (rule IK7)") {
   // End part yawed 90 deg about +Y, goal pitched 90 deg about +X: D = goal * inverse(end).
   const glm::quat end = axis_angle_deg(90, {0, 1, 0});
   const glm::quat goal = axis_angle_deg(90, {1, 0, 0});
@@ -21,7 +21,7 @@ TEST_CASE("end orientation: the delta turns the end part onto the goal (SPEC IK7
   CHECK(d.w >= 0.0f);  // shortest path
 }
 
-TEST_CASE("end orientation: weight slerps the delta and bad input gives the identity (SPEC IK7)") {
+TEST_CASE("end orientation: weight slerps the delta and bad input gives the identity (rule IK7)") {
   const glm::quat end(1, 0, 0, 0);
   const glm::quat goal = axis_angle_deg(80, {0, 0, 1});
   CHECK(same_rotation(end_orientation_delta(end, goal, 0.5f), axis_angle_deg(40, {0, 0, 1}), 1e-6f));
@@ -36,7 +36,7 @@ TEST_CASE("end orientation: weight slerps the delta and bad input gives the iden
   CHECK(quat_angle_deg(d) == Approx(80.0f).margin(1e-3));
 }
 
-TEST_CASE("end orientation: Roblox IKControlType maps to position / rotation goals (SPEC IK7)") {
+TEST_CASE("end orientation: Roblox IKControlType maps to position / rotation goals (rule IK7)") {
   CHECK(ik_goal_mask(IkGoalType::kTransform).position);
   CHECK(ik_goal_mask(IkGoalType::kTransform).rotation);
   CHECK(ik_goal_mask(IkGoalType::kPosition).position);

@@ -1,5 +1,5 @@
 // FABRIK: reach, passes bound, lengths, straightening, pole, deltas, degenerate inputs,
-// allocation-free (SPEC IK4, IK5, IK8).
+// allocation-free (rule IK4, IK5, IK8).
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -19,7 +19,7 @@ namespace {
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 }
 
-TEMPLATE_TEST_CASE_SIG("fabrik: reachable targets within 0.001 in at most 16 passes, lengths kept (SPEC IK4, IK5)", "",
+TEMPLATE_TEST_CASE_SIG("fabrik: reachable targets within 0.001 in at most 16 passes, lengths kept (rule IK4, IK5)", "",
                        ((std::size_t N), N), 2, 3, 4, 8) {
   // A grid of targets between 0.3 and 0.95 of the chain's reach in every direction, solved
   // from the same zig-zag input. FABRIK (with its CCD warm start) converges within 16 passes
@@ -28,7 +28,7 @@ TEMPLATE_TEST_CASE_SIG("fabrik: reachable targets within 0.001 in at most 16 pas
   check_zigzag_grid<N>([](auto&&... a) { return solve_fabrik(a...); }, /*every_target_reached=*/false);
 }
 
-TEST_CASE("fabrik: a bent arm-like chain reaches in-front targets within 0.001 in at most 16 passes (SPEC IK4)") {
+TEST_CASE("fabrik: a bent arm-like chain reaches in-front targets within 0.001 in at most 16 passes (rule IK4)") {
   // Shoulder-elbow-wrist-hand with a natural bend, targets in front of it up to 0.9 reach.
   const std::array<glm::vec3, 4> chain = {glm::vec3(1, 4, 0), glm::vec3(1.2f, 3, 0.2f), glm::vec3(1.2f, 2.1f, -0.3f),
                                           glm::vec3(1.2f, 1.7f, -0.4f)};
@@ -55,7 +55,7 @@ TEST_CASE("fabrik: a bent arm-like chain reaches in-front targets within 0.001 i
   CHECK(cases > 100);
 }
 
-TEST_CASE("fabrik: an unreachable target straightens the chain along the target direction (SPEC IK4)") {
+TEST_CASE("fabrik: an unreachable target straightens the chain along the target direction (rule IK4)") {
   const auto chain = zigzag_chain<4>();
   std::array<glm::vec3, 5> out{};
   std::array<glm::quat, 4> deltas{};
@@ -74,7 +74,7 @@ TEST_CASE("fabrik: an unreachable target straightens the chain along the target 
   CHECK(delta_rebuild_error(chain, out, deltas) <= 1e-4f);
 }
 
-TEST_CASE("fabrik: the pole turns each intermediate bend toward it about its neighbours' axis (SPEC IK4)") {
+TEST_CASE("fabrik: the pole turns each intermediate bend toward it about its neighbours' axis (rule IK4)") {
   // Three segments in the XY plane; the target is below-right. A pole far along +Z must put
   // both intermediate points on the +Z side of their neighbours' axis, with the endpoint and
   // lengths unchanged.
@@ -110,7 +110,7 @@ TEST_CASE("fabrik: the pole turns each intermediate bend toward it about its nei
   CHECK(delta_rebuild_error(chain, out, deltas) <= 1e-4f);
 }
 
-TEST_CASE("fabrik: degenerate inputs never produce NaN and leave the chain unchanged when unusable (SPEC IK4)") {
+TEST_CASE("fabrik: degenerate inputs never produce NaN and leave the chain unchanged when unusable (rule IK4)") {
   const auto chain = zigzag_chain<3>();
   std::array<glm::vec3, 4> out{};
   std::array<glm::quat, 3> deltas{};
@@ -190,7 +190,7 @@ TEST_CASE("fabrik: solving allocates nothing") {
   CHECK(std::isfinite(sink));
 }
 
-TEMPLATE_TEST_CASE_SIG("fabrik: a straight chain (T-pose) reaches every grid target within 16 passes (SPEC IK4)", "",
+TEMPLATE_TEST_CASE_SIG("fabrik: a straight chain (T-pose) reaches every grid target within 16 passes (rule IK4)", "",
                        ((std::size_t N), N), 2, 3, 8) {
   check_straight_chain_grid<N>([](auto&&... a) { return solve_fabrik(a...); });
   // Straight along the chain's own axis (pure compression) with a pole: bends toward it.
@@ -207,6 +207,6 @@ TEMPLATE_TEST_CASE_SIG("fabrik: a straight chain (T-pose) reaches every grid tar
   for (std::size_t i = 1; i < N; ++i) CHECK(out[i].z < -1e-3f);
 }
 
-TEMPLATE_TEST_CASE_SIG("fabrik: random bent chains reach random reachable targets (SPEC IK4)", "", ((std::size_t N), N), 2, 3, 4, 8) {
+TEMPLATE_TEST_CASE_SIG("fabrik: random bent chains reach random reachable targets (rule IK4)", "", ((std::size_t N), N), 2, 3, 4, 8) {
   check_random_chains<N>([](auto&&... a) { return solve_fabrik(a...); }, 98);
 }

@@ -1,5 +1,5 @@
 // Joint limits: hinge and ball-socket clamps (hand-derived) and limits honoured inside FABRIK
-// and CCD with the residual reported when a limit stops the chain (SPEC IK8).
+// and CCD with the residual reported when a limit stops the chain (rule IK8).
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -13,7 +13,7 @@
 using namespace asterune;
 using namespace asterune::test;
 
-TEST_CASE("limits: hinge clamps to the nearer end and drops the swing (SPEC IK8)") {
+TEST_CASE("limits: hinge clamps to the nearer end and drops the swing (rule IK8)") {
   const JointLimit h = JointLimit::hinge({0, 0, 1}, glm::radians(-30.0f), glm::radians(30.0f));
   CHECK(same_rotation(clamp_to_limit(h, axis_angle_deg(50, {0, 0, 1})), axis_angle_deg(30, {0, 0, 1}), 1e-6f));
   CHECK(same_rotation(clamp_to_limit(h, axis_angle_deg(-50, {0, 0, 1})), axis_angle_deg(-30, {0, 0, 1}), 1e-6f));
@@ -29,7 +29,7 @@ TEST_CASE("limits: hinge clamps to the nearer end and drops the swing (SPEC IK8)
   CHECK_FALSE(within_limit(h, axis_angle_deg(5, {1, 0, 0})));
 }
 
-TEST_CASE("limits: ball-socket shortens the swing to the cone and clamps the twist (SPEC IK8)") {
+TEST_CASE("limits: ball-socket shortens the swing to the cone and clamps the twist (rule IK8)") {
   const JointLimit b = JointLimit::ball_socket({0, 1, 0}, glm::radians(45.0f), glm::radians(-10.0f), glm::radians(10.0f));
   CHECK(same_rotation(clamp_to_limit(b, axis_angle_deg(60, {1, 0, 0})), axis_angle_deg(45, {1, 0, 0}), 1e-6f));
   CHECK(same_rotation(clamp_to_limit(b, axis_angle_deg(30, {1, 0, 1})), axis_angle_deg(30, {1, 0, 1}), 1e-6f));
@@ -142,16 +142,16 @@ void check_ball_chain(Solve solve) {
 
 }  // namespace
 
-TEST_CASE("limits: FABRIK honours hinge limits and reports the residual when they stop it (SPEC IK4, IK8)") {
+TEST_CASE("limits: FABRIK honours hinge limits and reports the residual when they stop it (rule IK4, IK8)") {
   check_hinge_chain([](auto&&... a) { return solve_fabrik(a...); });
 }
-TEST_CASE("limits: CCD honours hinge limits and reports the residual when they stop it (SPEC IK6, IK8)") {
+TEST_CASE("limits: CCD honours hinge limits and reports the residual when they stop it (rule IK6, IK8)") {
   check_hinge_chain([](auto&&... a) { return solve_ccd(a...); });
 }
-TEST_CASE("limits: FABRIK honours ball-socket cones and twist (SPEC IK8)") {
+TEST_CASE("limits: FABRIK honours ball-socket cones and twist (rule IK8)") {
   check_ball_chain([](auto&&... a) { return solve_fabrik(a...); });
 }
-TEST_CASE("limits: CCD honours ball-socket cones and twist (SPEC IK8)") {
+TEST_CASE("limits: CCD honours ball-socket cones and twist (rule IK8)") {
   check_ball_chain([](auto&&... a) { return solve_ccd(a...); });
 }
 

@@ -1,4 +1,4 @@
-// Pure look-at solver (SPEC LA1-LA3). Reference values are hand-derived geometry.
+// Pure look-at solver (rule LA1-LA3). Reference values are hand-derived geometry.
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -24,8 +24,8 @@ float yaw_of(const glm::vec3& d) { return std::atan2(-d.x, -d.z); }
 
 }  // namespace
 
-TEST_CASE("canonical_angle maps any angle a into -pi < a <= pi (SPEC LA3)", "[look_at]") {
-  // SPEC LA3
+TEST_CASE("canonical_angle maps any angle a into -pi < a <= pi (rule LA3)", "[look_at]") {
+  // rule LA3
   CHECK(canonical_angle(kPi) == Approx(kPi));
   CHECK(canonical_angle(-kPi) == Approx(kPi));
   CHECK(canonical_angle(3.0f * kPi) == Approx(kPi));
@@ -41,7 +41,7 @@ TEST_CASE("canonical_angle maps any angle a into -pi < a <= pi (SPEC LA3)", "[lo
 }
 
 TEST_CASE("one joint turns the facing onto a target inside the limits", "[look_at]") {
-  // SPEC LA1: target 45 degrees to the left (-X side) and 30 degrees up, eye at the pivot.
+  // rule LA1: target 45 degrees to the left (-X side) and 30 degrees up, eye at the pivot.
   const std::vector<glm::vec3> pivots{{0, 0, 0}};
   const std::vector<float> weights{1.0f};
   std::vector<glm::quat> turns(1);
@@ -66,7 +66,7 @@ TEST_CASE("one joint turns the facing onto a target inside the limits", "[look_a
 }
 
 TEST_CASE("limits hold for targets all around, including behind", "[look_at]") {
-  // SPEC LA1, LA3: yaw limit 70, pitch limit 40 relative to the rest facing.
+  // rule LA1, LA3: yaw limit 70, pitch limit 40 relative to the rest facing.
   LookAtParams params;
   params.yaw_limit = 70.0f * kDeg;
   params.pitch_limit = 40.0f * kDeg;
@@ -91,7 +91,7 @@ TEST_CASE("limits hold for targets all around, including behind", "[look_at]") {
 }
 
 TEST_CASE("weights split the turn over the chain and need not sum to one", "[look_at]") {
-  // SPEC LA2, LA3: pivots and eye coincide (no parallax), target 60 degrees to the left.
+  // rule LA2, LA3: pivots and eye coincide (no parallax), target 60 degrees to the left.
   const std::vector<glm::vec3> pivots{{0, 0, 0}, {0, 0, 0}};
   std::vector<glm::quat> turns(2);
   const float yaw = 60.0f * kDeg;
@@ -129,7 +129,7 @@ TEST_CASE("weights split the turn over the chain and need not sum to one", "[loo
 }
 
 TEST_CASE("the endpoint is re-measured after each joint (parallax)", "[look_at]") {
-  // SPEC LA2: torso pivot at the origin, neck pivot 1.5 up, eye 0.5 above the neck. Turning
+  // rule LA2: torso pivot at the origin, neck pivot 1.5 up, eye 0.5 above the neck. Turning
   // the torso moves the neck and the eye; the final facing must point from the FINAL eye.
   const std::vector<glm::vec3> pivots{{0, 0, 0}, {0, 1.5f, 0}};
   const glm::vec3 eye0(0, 2.0f, -0.3f);
@@ -154,7 +154,7 @@ TEST_CASE("the endpoint is re-measured after each joint (parallax)", "[look_at]"
 }
 
 TEST_CASE("bad input leaves identity turns", "[look_at]") {
-  // SPEC RG3
+  // rule RG3
   const std::vector<glm::vec3> pivots{{0, 0, 0}};
   const std::vector<float> weights{1.0f};
   std::vector<glm::quat> turns(1, glm::quat(0.5f, 0.5f, 0.5f, 0.5f));
@@ -170,7 +170,7 @@ TEST_CASE("bad input leaves identity turns", "[look_at]") {
 }
 
 TEST_CASE("rest facing with its own pitch: limits are relative to it", "[look_at]") {
-  // SPEC LA1: a part whose rest facing looks 20 degrees down; pitch limit 30 allows -50..+10.
+  // rule LA1: a part whose rest facing looks 20 degrees down; pitch limit 30 allows -50..+10.
   LookAtParams params;
   params.rest_facing = glm::vec3(0, -std::sin(20.0f * kDeg), -std::cos(20.0f * kDeg));
   params.pitch_limit = 30.0f * kDeg;

@@ -1,5 +1,5 @@
 // Analytic two-bone IK: hand-derived triangles, reach clamp, soft reach C1, stretch ceiling,
-// pole half-plane and continuity, degenerate inputs, allocation-free (SPEC IK3, IK8).
+// pole half-plane and continuity, degenerate inputs, allocation-free (rule IK3, IK8).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -41,7 +41,7 @@ bool all_finite(const TwoBoneResult& r) {
 
 }  // namespace
 
-TEST_CASE("two-bone: hand-derived right-angle knee (SPEC IK3)") {
+TEST_CASE("two-bone: hand-derived right-angle knee (rule IK3)") {
   // Thigh and shin of length 1, target sqrt(2) straight below: the law of cosines gives a
   // 90-degree knee and a 45-degree hip; the pole in front (-Z) puts the knee at
   // (0, -sqrt(2)/2, -sqrt(2)/2).
@@ -62,7 +62,7 @@ TEST_CASE("two-bone: hand-derived right-angle knee (SPEC IK3)") {
   CHECK(r.report.passes == 1);
 }
 
-TEST_CASE("two-bone: grid of reachable targets lands within 1e-4 with lengths kept and the knee toward the pole (SPEC IK3)") {
+TEST_CASE("two-bone: grid of reachable targets lands within 1e-4 with lengths kept and the knee toward the pole (rule IK3)") {
   const TwoBoneInput base = leg();
   const float a = 1.2f, b = 1.0f;
   const glm::vec3 pole(0.3f, -1.0f, -4.0f);
@@ -74,7 +74,7 @@ TEST_CASE("two-bone: grid of reachable targets lands within 1e-4 with lengths ke
         const float d = glm::length(t);
         if (d < (a - b) + 0.02f || d > (a + b) - 0.02f) continue;
         // Only where the pole is well off the root->target axis (sine > 0.5) does it fully
-        // own the bend plane (SPEC IK8 continuity eases it near the axis).
+        // own the bend plane (rule IK8 continuity eases it near the axis).
         const glm::vec3 axis = t / d;
         const glm::vec3 pole_perp = pole - glm::dot(pole, axis) * axis;
         if (glm::length(pole_perp) / glm::length(pole) <= 0.5f) continue;
@@ -116,7 +116,7 @@ TEST_CASE("two-bone: delta_upper keeps the hinge axis (bend-plane normal maps to
   CHECK(glm::length(glm::cross(v, n_after)) < 1e-4f);
 }
 
-TEST_CASE("two-bone: targets beyond reach give a limb straight toward the target but never exactly straight (SPEC IK3)") {
+TEST_CASE("two-bone: targets beyond reach give a limb straight toward the target but never exactly straight (rule IK3)") {
   for (const glm::vec3 t : {glm::vec3(0, -5, 0), glm::vec3(3, 1, -2), glm::vec3(0, 2.21f, 0), glm::vec3(-2.5f, 0, 0)}) {
     TwoBoneInput in = leg();
     in.target = t;
@@ -133,7 +133,7 @@ TEST_CASE("two-bone: targets beyond reach give a limb straight toward the target
   }
 }
 
-TEST_CASE("two-bone: a target inside |a-b| gives a limb never exactly folded (SPEC IK3)") {
+TEST_CASE("two-bone: a target inside |a-b| gives a limb never exactly folded (rule IK3)") {
   TwoBoneInput in = leg();
   in.target = {0, -0.1f, 0};  // |a-b| = 0.2
   const TwoBoneResult r = solve_two_bone(in);
@@ -143,7 +143,7 @@ TEST_CASE("two-bone: a target inside |a-b| gives a limb never exactly folded (SP
   CHECK(all_finite(r));
 }
 
-TEST_CASE("two-bone: soft reach curve starts with slope 1 and never reaches full extension (SPEC IK8)") {
+TEST_CASE("two-bone: soft reach curve starts with slope 1 and never reaches full extension (rule IK8)") {
   const float L = 2.0f, s = 0.9f;
   CHECK(soft_reach_distance(1.5f, L, s) == 1.5f);            // identity below s*L
   CHECK(soft_reach_distance(1.8f, L, s) == 1.8f);
@@ -169,7 +169,7 @@ double solved_knee(float d, const TwoBoneSettings& s) {
 }
 }  // namespace
 
-TEST_CASE("two-bone: with soft reach the bend angle is C1 across the softening start; the hard clamp is not (SPEC IK8)") {
+TEST_CASE("two-bone: with soft reach the bend angle is C1 across the softening start; the hard clamp is not (rule IK8)") {
   TwoBoneSettings soft;
   soft.soft_reach_start = 0.9f;
   const float L = 2.2f;
@@ -202,7 +202,7 @@ TEST_CASE("two-bone: with soft reach the bend angle is C1 across the softening s
   CHECK(before > 5.0 * left);
 }
 
-TEST_CASE("two-bone: stretch is capped at the ceiling so the knee keeps straightening as the target recedes (SPEC IK8)") {
+TEST_CASE("two-bone: stretch is capped at the ceiling so the knee keeps straightening as the target recedes (rule IK8)") {
   CHECK(two_bone_stretch_ceiling(0.9f) == Approx(0.1f / 1.375f));
   CHECK(two_bone_stretch_ceiling(0.0f) == 0.0f);
   // Independent check of the ceiling: k(d) = 1 + m*smoothstep must keep d/k non-decreasing.
@@ -250,7 +250,7 @@ TEST_CASE("two-bone: stretch is capped at the ceiling so the knee keeps straight
   CHECK(r.report.residual < solve_two_bone(in, soft_only).report.residual);
 }
 
-TEST_CASE("two-bone: a target swept in circles through the pole axis never flips the knee (SPEC IK8)") {
+TEST_CASE("two-bone: a target swept in circles through the pole axis never flips the knee (rule IK8)") {
   // Hip at the origin, pole 3 studs in front (-Z). The target circles in the YZ plane at 1.5
   // studs, so twice per turn it passes straight through the root->pole axis, where the pole's
   // projection reverses. Each frame feeds its solved pose and bend back in. The pole band is
@@ -298,7 +298,7 @@ TEST_CASE("two-bone: a target swept in circles through the pole axis never flips
   }
 }
 
-TEST_CASE("two-bone: a well-defined pole sets the bend on the same solve, whatever the history (SPEC IK8)") {
+TEST_CASE("two-bone: a well-defined pole sets the bend on the same solve, whatever the history (rule IK8)") {
   // rho = |pole projection off the root->target axis|. At rho >= 0.1 (a + b) the bend is the
   // pole's even when previous_bend points the opposite way; inside the band it lags by at
   // most max_bend_turn per solve and at most (1 - smoothstep(rho / band)) * pi.
@@ -354,7 +354,7 @@ TEST_CASE("two-bone: max_extension keeps the limb bent (seed 003 ClampArmReachDi
   }
 }
 
-TEST_CASE("two-bone: with no usable pole the current bend is kept, else an orthogonal fallback (SPEC IK3)") {
+TEST_CASE("two-bone: with no usable pole the current bend is kept, else an orthogonal fallback (rule IK3)") {
   TwoBoneInput in = leg();  // bent toward +Z? the shin goes to +Z, so the knee points -Z side
   in.target = {0, -1.8f, 0.3f};
   const glm::vec3 axis = glm::normalize(in.target);
@@ -384,7 +384,7 @@ TEST_CASE("two-bone: with no usable pole the current bend is kept, else an ortho
   CHECK(glm::length(r.bend_direction) == Approx(1.0f));
 }
 
-TEST_CASE("two-bone: degenerate inputs never produce NaN and never poison the pose (SPEC IK3, IK8)") {
+TEST_CASE("two-bone: degenerate inputs never produce NaN and never poison the pose (rule IK3, IK8)") {
   const TwoBoneInput base = leg();
   SECTION("NaN target: no change, not reached") {
     TwoBoneInput in = base;

@@ -1,5 +1,5 @@
 // Counts heap allocations made by the current thread, to prove per-frame paths allocate
-// nothing (SPEC RG1). The test binary replaces global operator new to count.
+// nothing (rule RG1). The test binary replaces global operator new to count.
 #pragma once
 
 #include <cstddef>

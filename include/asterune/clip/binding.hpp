@@ -1,11 +1,11 @@
 // ClipBinding: the setup-time link between a Clip's tracks and the joints of a target (a Rig or
-// a SourceSkeleton), SPEC P2/P3. For every target joint it records which track drives it (or
+// a SourceSkeleton), rule P2/P3. For every target joint it records which track drives it (or
 // none) and the default local transform used when the joint has no track or a track lacks a
 // channel. Built once, never modified afterwards: share it (const) between characters/threads.
 //
 // Name rules:
 //   Rig            - a track name is a child part name ("LeftHand") or a parent-qualified name
-//                    ("LeftLowerArm/LeftHand"), resolved with Rig::find_joint (SPEC R6). A
+//                    ("LeftLowerArm/LeftHand"), resolved with Rig::find_joint (rule R6). A
 //                    plain name shared by several joints is refused (the binding fails with the
 //                    lookup's message listing the qualified names). Defaults: identity T.
 //   SourceSkeleton - a track name is a joint name (exact). Defaults: the skeleton's rest_local,
@@ -67,7 +67,7 @@ Result<ClipBinding> build_clip_binding_from_tracks(const Clip& clip, std::vector
                                       std::vector<Transform> defaults,
                                       std::vector<std::string> unmatched_tracks = {});
 
-/// Binds a clip to a rig by child part name or parent-qualified name (SPEC P2, R6). Fails on an
+/// Binds a clip to a rig by child part name or parent-qualified name (rule P2, R6). Fails on an
 /// ambiguous plain name (message lists the qualified names), on two tracks resolving to the
 /// same joint, and on invalid keys. Unresolved names are listed in unmatched_tracks().
 Result<ClipBinding> build_clip_binding(const Clip& clip, const Rig& rig);
@@ -76,7 +76,7 @@ Result<ClipBinding> build_clip_binding(const Clip& clip, const Rig& rig);
 /// Fails on two tracks naming the same joint and on invalid keys.
 Result<ClipBinding> build_clip_binding(const Clip& clip, const SourceSkeleton& skeleton);
 
-/// True when the clip binds natively to the rig (SPEC P3): it has at least one track and every
+/// True when the clip binds natively to the rig (rule P3): it has at least one track and every
 /// track resolves to exactly one joint of the rig (no unmatched, no ambiguous names). A player
 /// prefers native binding over any retarget profile when this holds.
 bool clip_binds_natively(const Clip& clip, const Rig& rig);

@@ -1,4 +1,4 @@
-// Clip: keyframed animation tracks keyed by joint name (SPEC P2). A track targets a joint by its
+// Clip: keyframed animation tracks keyed by joint name (rule P2). A track targets a joint by its
 // child part name ("LeftHand") or a parent-qualified name ("LeftLowerArm/LeftHand") for rigs;
 // by joint name for source skeletons (BVH, glTF). Plain data, built by importers or by hand.
 #pragma once

@@ -1,5 +1,5 @@
 // Clip sampling: evaluates a bound clip at a time into caller-owned local transforms and
-// coverage weights (SPEC P2). Per-frame: allocation-free, never throws, deterministic.
+// coverage weights (rule P2). Per-frame: allocation-free, never throws, deterministic.
 //
 // Time: nonfinite times (NaN, +/-inf) are treated as 0. kLoop wraps into [0, duration)
 // (negative times wrap backwards); kClamp clamps to [0, duration]. A clip with duration <= 0 or

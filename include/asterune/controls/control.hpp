@@ -1,5 +1,5 @@
 // Control descriptions and per-frame reports: the plain data a ControlStack is built from
-// (SPEC CS1-CS8). A control is one of a small closed set of kinds (IK, look-at, spring, feet) held in a
+// (rule CS1-CS8). A control is one of a small closed set of kinds (IK, look-at, spring, feet) held in a
 // std::variant; there is no class hierarchy. Descriptions are setup-time data (they own
 // strings and vectors); the stack binds them to a rig once and then runs allocation-free.
 #pragma once
@@ -55,7 +55,7 @@ struct CharacterPole {
   float slide_deg = 30.0f;              // the pole slides fully to `outward` as the aim comes within this angle of the base pole's line
 };
 
-/// Which IK solver a control uses (SPEC IK2). kAuto: 1 segment aims, 2 segments use the
+/// Which IK solver a control uses (rule IK2). kAuto: 1 segment aims, 2 segments use the
 /// analytic two-bone solver (FABRIK when joint limits are given), longer chains FABRIK.
 enum class IkSolver { kAuto, kTwoBone, kFabrik, kCcd };
 
@@ -65,7 +65,7 @@ enum class IkSolver { kAuto, kTwoBone, kFabrik, kCcd };
 /// 1e-6 studs, is taken as that pivot, dropping the zero-length last segment.
 inline constexpr float kPivotSnapRelative = 1e-3f;
 
-/// An IK control (SPEC IK1, IK2, IK5, IK7, IK8): moves a point fixed in the `end` part toward
+/// An IK control (rule IK1, IK2, IK5, IK7, IK8): moves a point fixed in the `end` part toward
 /// the target by turning the joints from the one placing `chain_root` down to the one placing
 /// `end`. Formulas of every setting: docs/solvers.md and docs/control-stack.md.
 struct IkSettings {
@@ -98,7 +98,7 @@ struct IkSettings {
   std::optional<CharacterPole> character_pole;   // pole fixed in the character's frame
 };
 
-/// A look-at control (SPEC LA1-LA3): turns the joints from the one placing `chain_root` down
+/// A look-at control (rule LA1-LA3): turns the joints from the one placing `chain_root` down
 /// to the one placing `end` so that the end part's `forward` axis, from its eye point, points
 /// at the target.
 struct LookAtSettings {
@@ -117,7 +117,7 @@ struct LookAtSettings {
   float ease_time = 0.25f;  // seconds: the follow's time constant (omega = 2 / ease_time)
 };
 
-/// A collider a spring chain is kept out of (SPEC S7), fixed in one of the rig's parts.
+/// A collider a spring chain is kept out of (rule S7), fixed in one of the rig's parts.
 enum class SpringColliderShape { kSphere, kCapsule };
 
 struct SpringCollider {
@@ -128,7 +128,7 @@ struct SpringCollider {
   float radius = 0.5f;            // studs, > 0
 };
 
-/// A spring chain (SPEC S1-S7, docs/springs.md): the joints from the one placing `chain_root`
+/// A spring chain (rule S1-S7, docs/springs.md): the joints from the one placing `chain_root`
 /// down to the one placing `end` swing after their animated pose. Each joint carries one
 /// segment, from its pivot to the next joint's pivot; the last segment ends at `end_offset` in
 /// the end part's frame, by default the point opposite the end joint's pivot through the end

@@ -1,5 +1,5 @@
 // ControlStack: the per-character, caller-owned list of procedural controls that runs after
-// the clip/retarget pose is composed (SPEC CS1-CS8). Built once at setup (allocates there,
+// the clip/retarget pose is composed (rule CS1-CS8). Built once at setup (allocates there,
 // fails with a message); update() then runs every frame without allocating or throwing:
 //
 //   evaluate world from (root, pose)
@@ -57,7 +57,7 @@ class ControlStack {
   /// Adds one control at setup. On failure the stack is unchanged. Allocates.
   Status add(const Rig& rig, const ControlDesc& control);
 
-  /// Runs the stack on `pose` in place (SPEC CS1-CS8). `world` is caller scratch of
+  /// Runs the stack on `pose` in place (rule CS1-CS8). `world` is caller scratch of
   /// rig.joint_count() entries; on return it holds the world placements of the final pose.
   /// `rig` must be the rig the stack was built for (same signature) and `pose`/`world` must
   /// match its joint count; otherwise, or with a nonfinite root, nothing is written and every

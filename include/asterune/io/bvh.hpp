@@ -1,4 +1,4 @@
-// BVH (Biovision Hierarchy) motion capture import (SPEC P4): the HIERARCHY becomes a
+// BVH (Biovision Hierarchy) motion capture import (rule P4): the HIERARCHY becomes a
 // SourceSkeleton (RT1) and the MOTION a Clip with one track per joint, keyed by joint name.
 //
 // Conventions (see docs/clips.md):

@@ -16,7 +16,7 @@ namespace asterune::io {
 inline constexpr std::string_view kFramesFormat = "asterune.frames/1";
 
 /// One control's outcome in a printed frame (copied from the stack's ControlReport).
-/// A spring control's per-frame counts (SPEC S3, S5, S6).
+/// A spring control's per-frame counts (rule S3, S5, S6).
 struct SpringRecord {
   int substeps = 0;
   int resets = 0;

@@ -1,4 +1,4 @@
-// glTF 2.0 source import (SPEC P4, beyond): a skin's joints as a SourceSkeleton and the
+// glTF 2.0 source import (rule P4, beyond): a skin's joints as a SourceSkeleton and the
 // file's animations as Clips keyed by joint name, for retargeting onto rigs. Uses tinygltf.
 //
 // Conventions (see docs/clips.md):

@@ -15,8 +15,8 @@ namespace asterune::io {
 /// C1, Enabled) of a Roblox XML model, at any depth. Part ids are the part names when a name
 /// is unique in the file, else the item's referent; a part's CFrame becomes its rest placement.
 /// A Motor6D whose Part0/Part1 is empty or not an imported part keeps that referent as its
-/// part id, so build_rig() drops it with reason "missing part" (SPEC R3). The rig name is the
-/// first Model's Name (else `default_name`); the root is left for build_rig() to choose (SPEC R5).
+/// part id, so build_rig() drops it with reason "missing part" (rule R3). The rig name is the
+/// first Model's Name (else `default_name`); the root is left for build_rig() to choose (rule R5).
 /// Fails, naming the file, the item and the reason, on malformed XML, no parts, a nonfinite or
 /// non-rotation CFrame, or a missing/unparsable required property.
 Result<RigDesc> parse_rbxmx(std::string_view text, std::string_view file_label, std::string_view default_name = "");

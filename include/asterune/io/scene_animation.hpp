@@ -6,7 +6,7 @@
 // KeyframeSequence .rbxmx, which plays natively only: its Pose names are part names).
 // `retarget` may be left out: it then means {"map": "auto", "rest_matching": true,
 // "translation": true, "scale": "auto"}. A clip whose track names are the rig's own names plays
-// natively whatever the retarget block says (SPEC P3).
+// natively whatever the retarget block says (rule P3).
 // Beyond formats.md, `retarget` also accepts: "map": {"<target joint>": "<source joint>", ...}
 // (an explicit mapping), "facing": "auto" | [w, x, y, z] (source -> rig rotation) and
 // "units": studs per source length unit (default: CMU units for BVH, metres for glTF).

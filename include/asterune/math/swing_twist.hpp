@@ -1,4 +1,4 @@
-// Swing-twist decomposition of a rotation about an axis. Joint limits (SPEC IK8) are stated
+// Swing-twist decomposition of a rotation about an axis. Joint limits (rule IK8) are stated
 // in these terms rather than Euler angles: the twist is the turn about the joint's own axis,
 // the swing is the remaining tilt of that axis.
 #pragma once

@@ -1,6 +1,6 @@
 // Rigid transforms ("CFrames"): rotation + position, no scale. This is the one placement type
 // used everywhere in asterune: part placements, attachment frames C0/C1, the animated joint
-// transform T. Conventions (SPEC R0): right-handed, +Y up, characters face -Z, studs.
+// transform T. Conventions (rule R0): right-handed, +Y up, characters face -Z, studs.
 // `a * b` composes (b expressed in a's frame); `a * p` maps a point.
 #pragma once
 

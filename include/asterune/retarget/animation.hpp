@@ -1,6 +1,6 @@
 // AnimationBinding: plays a clip on a rig, choosing native binding when the clip already uses
-// the rig's names (SPEC P3: even when a retarget profile exists) and rest-space retargeting
-// from the clip's source skeleton otherwise (SPEC RT4). Setup binds once; per frame,
+// the rig's names (rule P3: even when a retarget profile exists) and rest-space retargeting
+// from the clip's source skeleton otherwise (rule RT4). Setup binds once; per frame,
 // sample_animation() writes the rig's motor transforms and coverage without allocating.
 #pragma once
 

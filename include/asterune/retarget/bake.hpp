@@ -1,4 +1,4 @@
-// Baking (SPEC RT9): retarget a clip once per (clip, source skeleton, target rig) into a Clip in
+// Baking (rule RT9): retarget a clip once per (clip, source skeleton, target rig) into a Clip in
 // the target's joint space, keyed by the target's joint names at the source's key times. The
 // baked clip binds natively to the rig and samples like any native clip; at the key times it
 // equals live retargeting (between keys it slerps the target rotations instead of the source's).
@@ -28,7 +28,7 @@ std::vector<float> clip_key_times(const Clip& clip);
 /// One track per mapped target joint whose source joint has a track (named by child part name,
 /// parent-qualified when shared), with a rotation key at every source key time, plus
 /// translation keys on the joint that carries the travel. Unmapped joints get no track, so
-/// they keep coverage 0 when the baked clip is sampled (SPEC RT5). Fails when the binding does
+/// they keep coverage 0 when the baked clip is sampled (rule RT5). Fails when the binding does
 /// not belong to `rig` or the clip has no keys.
 Result<Clip> bake_retarget(const Clip& clip, const ClipBinding& source_binding, const RetargetBinding& binding,
                            const Rig& rig);

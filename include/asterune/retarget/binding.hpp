@@ -1,6 +1,6 @@
 // RetargetBinding: a RetargetProfile resolved against one source skeleton and one target rig,
-// with everything the per-frame path needs precomputed (SPEC RT2-RT6), and the allocation-free
-// sampler that turns a sampled source pose into target motor transforms (SPEC RT4).
+// with everything the per-frame path needs precomputed (rule RT2-RT6), and the allocation-free
+// sampler that turns a sampled source pose into target motor transforms (rule RT4).
 //
 // Frames. Target orientations are those of the JOINT frame J = P * C0 * T (P: parent part
 // placement in rig space, i.e. with the root part at identity); its origin is the joint
@@ -93,7 +93,7 @@ struct RetargetReport {
   int sanitized = 0;   // source values that were nonfinite (or whose travel overflowed) and replaced by rest values
 };
 
-/// SPEC RT4-RT6. `source_local` holds the FULL sampled local transform of every source joint
+/// rule RT4-RT6. `source_local` holds the FULL sampled local transform of every source joint
 /// (source_skeleton.hpp); `source_coverage` its coverage (empty span: all 1). Writes every
 /// target joint's T and coverage: mapped joints get the retargeted rotation (and travel on the
 /// translating joint) with the source coverage; unmapped joints get identity and coverage 0.

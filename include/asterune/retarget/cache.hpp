@@ -1,4 +1,4 @@
-// RetargetCache: shares immutable RetargetBindings between characters (SPEC RT7). A binding is
+// RetargetCache: shares immutable RetargetBindings between characters (rule RT7). A binding is
 // keyed by profile_key(profile), the target rig's layout signature and source_skeleton_key():
 // the same three give the same shared binding; any change to the mapping, the profile, the
 // rig layout or the source skeleton gives a new binding, never a stale one.

@@ -1,4 +1,4 @@
-// Humanoid roles (SPEC RT8): a shared vocabulary of body roles, automatic role detection from
+// Humanoid roles (rule RT8): a shared vocabulary of body roles, automatic role detection from
 // common naming schemes (Roblox R15 and R6, CMU BVH in its MotionBuilder and 3dsMax namings,
 // Mixamo, CesiumMan's glTF names, and the role names themselves as VRM uses them), author
 // overrides on top, a plan listing what maps across two skeletons, and an automatic profile

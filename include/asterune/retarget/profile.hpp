@@ -1,9 +1,9 @@
 // RetargetProfile: the plain-data definition of how a source skeleton drives a target rig
-// (SPEC RT2-RT7): which source joint drives which target joint, how the source's facing/up
+// (rule RT2-RT7): which source joint drives which target joint, how the source's facing/up
 // turns into the target's, rest matching, translation and its scale. A profile names joints
 // only; building a RetargetBinding (binding.hpp) resolves the names against a concrete
 // source skeleton and rig. profile_key() is a stable hash of the whole definition, used by
-// the binding cache (SPEC RT7).
+// the binding cache (rule RT7).
 #pragma once
 
 #include <cstdint>
@@ -33,14 +33,14 @@ struct RetargetProfile {
   /// computed from the two skeletons. Normalized when the binding is built.
   glm::quat facing{1.0f, 0.0f, 0.0f, 0.0f};
 
-  /// SPEC RT3: also align each source bone direction with the target's at rest.
+  /// rule RT3: also align each source bone direction with the target's at rest.
   bool rest_matching = true;
 
-  /// SPEC RT6: carry the travel of the source root onto the target joint it drives.
+  /// rule RT6: carry the travel of the source root onto the target joint it drives.
   bool translation = true;
 
   /// Travel multiplier, applied after the source's units_to_studs. A nonfinite or
-  /// nonpositive value falls back to 1 (SPEC RT6). Ignored when auto_scale is set.
+  /// nonpositive value falls back to 1 (rule RT6). Ignored when auto_scale is set.
   float scale = 1.0f;
 
   /// Travel reference of the source root. false: its rest_local position. true: the rest pose
@@ -50,7 +50,7 @@ struct RetargetProfile {
   /// absolute positions (CMU BVH): otherwise the whole standing height counts as travel.
   bool rest_on_ground = false;
 
-  /// SPEC RT6 beyond: scale = target leg length / source leg length (hip to sole), measured
+  /// rule RT6 beyond: scale = target leg length / source leg length (hip to sole), measured
   /// along the leg chains below.
   bool auto_scale = false;
 

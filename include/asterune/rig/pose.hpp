@@ -1,5 +1,5 @@
 // Pose: the per-character animated state of a rig, one local transform T and one coverage
-// weight per joint in layout order (SPEC P1). Coverage says how much of that joint some
+// weight per joint in layout order (rule P1). Coverage says how much of that joint some
 // contribution (a clip, a retarget, a control) has set; a joint nothing touched has 0.
 // A Pose is sized once at setup; per-frame code only writes into its spans.
 #pragma once

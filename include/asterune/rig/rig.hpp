@@ -1,11 +1,11 @@
-// Rig: the immutable runtime joint hierarchy built from a RigDesc (SPEC R1-R7).
+// Rig: the immutable runtime joint hierarchy built from a RigDesc (rule R1-R7).
 //
 // Joints are laid out parents-first in depth-first pre-order, so the descendants of joint j
 // occupy the contiguous range [j, subtree_end(j)). Each joint records the layout index of the
 // joint that places its parent part (part0), or -1 when part0 is the root part or is not
 // reached from the root. Per-joint data is stored as parallel arrays (structure of arrays)
 // for the forward world walk. A Rig is never modified after build_rig(); share it freely
-// between characters and threads (SPEC RG2).
+// between characters and threads (rule RG2).
 #pragma once
 
 #include <cstdint>
@@ -20,7 +20,7 @@
 
 namespace asterune {
 
-/// Why build_rig() left a joint out of the layout (SPEC R3).
+/// Why build_rig() left a joint out of the layout (rule R3).
 enum class DropReason {
   kDisabled,       // enabled == false
   kMissingPart,    // part0 or part1 is not a part of the rig
@@ -37,7 +37,7 @@ struct DroppedJoint {
   std::string detail;  // human-readable: which part is missing, which joint came first, ...
 };
 
-/// Outcome of a joint lookup by name (SPEC R6).
+/// Outcome of a joint lookup by name (rule R6).
 enum class LookupStatus { kFound, kNotFound, kAmbiguous };
 
 struct JointLookup {
@@ -69,7 +69,7 @@ class Rig {
   std::span<const int> part0() const { return part0_; }
   std::span<const int> part1() const { return part1_; }
   /// For joints with parent -1: placement of part0 relative to the root part. Identity when
-  /// part0 is the root part; for a disconnected joint, inverse(root rest) * part0 rest (SPEC R4).
+  /// part0 is the root part; for a disconnected joint, inverse(root rest) * part0 rest (rule R4).
   std::span<const Transform> anchor() const { return anchor_; }
   /// True when the joint is reached from the root part.
   bool connected(int j) const { return connected_[static_cast<size_t>(j)] != 0; }
@@ -88,7 +88,7 @@ class Rig {
 
   /// Finds a joint by its child part's name ("LeftHand") or by a parent-qualified name
   /// ("LeftLowerArm/LeftHand"). A plain name shared by several joints is refused as
-  /// ambiguous, with a message suggesting the qualified names (SPEC R6).
+  /// ambiguous, with a message suggesting the qualified names (rule R6).
   JointLookup find_joint(std::string_view name) const;
   /// The name find_joint() resolves to joint `j`: the child part name, or the parent-qualified
   /// "Parent/Child" when the child name alone is ambiguous (rule R6). Allocates.
@@ -97,10 +97,10 @@ class Rig {
   JointLookup find_joint_by_joint_name(std::string_view name) const;
 
   /// Stable 64-bit hash of joint names, part names, parent structure and attachment frames
-  /// (SPEC R7). Equal joint counts do not make two layouts equal.
+  /// (rule R7). Equal joint counts do not make two layouts equal.
   std::uint64_t signature() const { return signature_; }
 
-  /// Joints left out of the layout and why (SPEC R3).
+  /// Joints left out of the layout and why (rule R3).
   std::span<const DroppedJoint> dropped() const { return dropped_; }
 
   /// Humanoid role overrides from the description (role -> part name).
@@ -128,13 +128,13 @@ class Rig {
   std::map<std::string, std::string> roles_;
 };
 
-/// Validates a description and builds the runtime layout (SPEC R2-R7).
+/// Validates a description and builds the runtime layout (rule R2-R7).
 ///
 /// Fails (never crashes) on: no parts, duplicate or empty part ids, a named root that is not a
 /// part, nonfinite attachment frames. Joints that cannot be used are dropped and listed in
 /// Rig::dropped() rather than failing the build.
 ///
-/// Root choice when desc.root is empty (SPEC R5): among parts that are no kept joint's child,
+/// Root choice when desc.root is empty (rule R5): among parts that are no kept joint's child,
 /// the one from which the most joints are reachable; ties go to a part named
 /// "HumanoidRootPart", then to the earliest part in the description.
 Result<Rig> build_rig(const RigDesc& desc);

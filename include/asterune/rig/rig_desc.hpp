@@ -15,12 +15,12 @@ namespace asterune {
 /// A rigid part of the character (a Roblox BasePart).
 struct PartDesc {
   std::string id;    // unique key joints refer to; defaults to name in the file formats
-  std::string name;  // display / lookup name; may repeat (SPEC R6)
+  std::string name;  // display / lookup name; may repeat (rule R6)
   glm::vec3 size{0.0f};
-  std::optional<Transform> placement;  // rest placement; places parts not reached from the root (SPEC R4)
+  std::optional<Transform> placement;  // rest placement; places parts not reached from the root (rule R4)
 };
 
-/// A Motor6D: child placement = part0 placement * c0 * T * inverse(c1) (SPEC R1).
+/// A Motor6D: child placement = part0 placement * c0 * T * inverse(c1) (rule R1).
 struct JointDesc {
   std::string name;
   std::string part0;  // parent part id
@@ -34,8 +34,8 @@ struct RigDesc {
   std::string name;
   std::vector<PartDesc> parts;
   std::vector<JointDesc> joints;
-  std::string root;                           // root part id; empty = choose (SPEC R5)
-  std::map<std::string, std::string> roles;   // humanoid role -> part name overrides (SPEC RT8)
+  std::string root;                           // root part id; empty = choose (rule R5)
+  std::map<std::string, std::string> roles;   // humanoid role -> part name overrides (rule RT8)
 };
 
 }  // namespace asterune

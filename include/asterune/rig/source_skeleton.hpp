@@ -1,5 +1,5 @@
 // SourceSkeleton: the skeleton a source clip was authored on (a BVH hierarchy, a glTF skin,
-// another rig), described the way retargeting needs it (SPEC RT1): per joint a name, a parent
+// another rig), described the way retargeting needs it (rule RT1): per joint a name, a parent
 // index (parents first) and the rest local transform relative to the parent, from which rest
 // orientations and rest positions in skeleton space follow.
 //

@@ -1,6 +1,6 @@
 // World evaluation: the forward walk that places every part of a rig from a root placement
-// and a pose (SPEC R1, R2), plus the frame helpers a solver needs to go back from a desired
-// world orientation to a joint's local transform T (SPEC R8).
+// and a pose (rule R1, R2), plus the frame helpers a solver needs to go back from a desired
+// world orientation to a joint's local transform T (rule R8).
 //
 // Frames of joint j, with P the placement of its parent part (part0):
 //   attachment frame (before T)  A = P * C0

@@ -1,4 +1,4 @@
-// CCD, cyclic coordinate descent (SPEC IK6, IK8): walks the joints from tip to root, turning
+// CCD, cyclic coordinate descent (rule IK6, IK8): walks the joints from tip to root, turning
 // the endpoint direction toward the target at each joint, as a pure function on caller spans.
 // Same layout, bounds, outputs and limits as FABRIK (chain.hpp, fabrik.hpp).
 #pragma once

@@ -1,4 +1,4 @@
-// Endpoint orientation goal (SPEC IK7) and Roblox IKControl goal types. The orientation goal
+// Endpoint orientation goal (rule IK7) and Roblox IKControl goal types. The orientation goal
 // is applied after the positional solve: the end part is turned about its own pivot so its
 // world orientation becomes the goal.
 #pragma once

@@ -1,4 +1,4 @@
-// FABRIK (SPEC IK4, IK5, IK8): Forward And Backward Reaching IK for chains of n >= 2 segments,
+// FABRIK (rule IK4, IK5, IK8): Forward And Backward Reaching IK for chains of n >= 2 segments,
 // as a pure function on caller spans (points, target, optional pole, optional joint limits).
 // See chain.hpp for the point layout and the delta convention; docs/solvers.md for the passes.
 #pragma once

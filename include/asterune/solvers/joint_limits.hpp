@@ -1,4 +1,4 @@
-// Joint limits as data (SPEC IK8): hinge and ball-socket with twist, stated in rest-relative
+// Joint limits as data (rule IK8): hinge and ball-socket with twist, stated in rest-relative
 // swing-twist terms (not Euler angles). FABRIK and CCD honour them through ChainLimits.
 //
 // Frame convention. Each limited joint drives one part. Its REST FRAME is where the part

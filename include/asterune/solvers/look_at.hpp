@@ -1,4 +1,4 @@
-// Look-at solver (SPEC LA1-LA3): turns a chain of joints (e.g. waist, neck) so that an end
+// Look-at solver (rule LA1-LA3): turns a chain of joints (e.g. waist, neck) so that an end
 // part's facing axis points at a target, within yaw / pitch limits measured from the end
 // part's REST facing. Pure: no rig, no state, no allocation; everything is in ROOT space
 // (the character's own frame), so turning the whole character changes nothing here.

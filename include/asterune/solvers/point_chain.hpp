@@ -1,8 +1,8 @@
 // Shared vocabulary of the positional chain solvers (FABRIK, CCD): the goal, the bounds, the
 // optional joint limits, and the helper that turns solved points into per-joint world delta
-// rotations (SPEC IK5), usable by any positional solver.
+// rotations (rule IK5), usable by any positional solver.
 //
-// A chain of n segments is given as n + 1 points, root first (SPEC IK1):
+// A chain of n segments is given as n + 1 points, root first (rule IK1):
 //     points[0] .. points[n-1]  joint pivots; joint i drives part i, which carries segment i
 //     points[n]                 the endpoint (end part pivot + endpoint offset) that reaches
 // Segment i runs from points[i] to points[i+1]; its length is fixed by the input pose.
@@ -27,7 +27,7 @@ namespace asterune {
 struct ChainGoal {
   glm::vec3 target{0.0f};
   /// Optional pole point: after the positional solve each intermediate bend point is turned
-  /// about the axis through its two neighbours toward it (SPEC IK4).
+  /// about the axis through its two neighbours toward it (rule IK4).
   glm::vec3 pole{0.0f};
   bool has_pole = false;
 };

@@ -1,5 +1,5 @@
 // SolveReport: what every pure IK solver (two-bone, FABRIK, CCD) returns about one solve
-// (SPEC IK8). It is a plain value: no allocation, no error state, always filled.
+// (rule IK8). It is a plain value: no allocation, no error state, always filled.
 #pragma once
 
 namespace asterune {

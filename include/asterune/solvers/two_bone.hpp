@@ -1,4 +1,4 @@
-// Analytic two-bone IK (SPEC IK3, IK8): a pure function on three pivot positions and a target.
+// Analytic two-bone IK (rule IK3, IK8): a pure function on three pivot positions and a target.
 // Law-of-cosines triangle, reach distance clamped just inside [|a-b|, a+b] (the limb is never
 // exactly straight or folded), optional C1 soft reach near full extension (no knee pop),
 // optional bounded stretch, pole-driven bend plane with continuity through the chain axis,
@@ -33,7 +33,7 @@ struct TwoBoneSettings {
   /// it leaves the elbow slightly bent instead of locked straight. With soft reach the curve
   /// approaches m * (A + B) instead of A + B. m <= 0, m >= 1 or nonfinite turns it off.
   float max_extension = 0.0f;
-  /// Pole band (SPEC IK8): the pole's projection off the root->target axis is "well defined"
+  /// Pole band (rule IK8): the pole's projection off the root->target axis is "well defined"
   /// when its length rho is at least this fraction f of the unstretched chain length a + b.
   /// Then the bend plane is the pole's on this very solve. Inside the band (rho < f (a + b))
   /// the carried bend turns toward the pole by at most max_bend_turn per solve, and lags it by
