@@ -1,43 +1,15 @@
 # asterune-solve on hostile input (docs/formats.md, "Limits"), run against the real binary:
-#   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -P hostile_cli_tests.cmake
+#   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -DTMP_ROOT=<tmp root> -P hostile_cli_tests.cmake
 # Devices are refused, a clip too long to play whole is refused before any int conversion,
 # and --all-frames output is streamed (the document still parses and holds every frame).
 cmake_minimum_required(VERSION 3.25)
 if(NOT CLI OR NOT SOURCE_DIR)
-  message(FATAL_ERROR "usage: cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -P hostile_cli_tests.cmake")
+  message(FATAL_ERROR "usage: cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -DTMP_ROOT=<tmp root> -P hostile_cli_tests.cmake")
 endif()
-string(RANDOM LENGTH 8 _suffix)
-set(TMP "${CMAKE_CURRENT_BINARY_DIR}/hostile_cli_tmp_${_suffix}")
-file(MAKE_DIRECTORY "${TMP}")
+set(TMP_NAME cli_hostile)
+include(${CMAKE_CURRENT_LIST_DIR}/temp_dir.cmake)
 
-function(fail msg)
-  message(SEND_ERROR "FAIL: ${msg}")
-endfunction()
-
-macro(run)
-  execute_process(COMMAND "${CLI}" ${ARGN} WORKING_DIRECTORY "${SOURCE_DIR}" TIMEOUT 60
-                  OUTPUT_VARIABLE OUT ERROR_VARIABLE ERR RESULT_VARIABLE RC)
-endmacro()
-
-# expect_bad(<substring> args...): exit 2, exactly one stderr line containing <substring>, no stdout.
-macro(expect_bad needle)
-  run(${ARGN})
-  if(NOT RC EQUAL 2)
-    fail("asterune-solve ${ARGN}: expected exit 2, got ${RC} (stderr: ${ERR})")
-  endif()
-  string(FIND "${ERR}" "${needle}" _pos)
-  if(_pos EQUAL -1)
-    fail("asterune-solve ${ARGN}: stderr lacks '${needle}': ${ERR}")
-  endif()
-  string(REGEX MATCHALL "\n" _lines "${ERR}")
-  list(LENGTH _lines _n)
-  if(NOT _n EQUAL 1 OR NOT ERR MATCHES "^asterune-solve: ")
-    fail("asterune-solve ${ARGN}: expected one stderr line 'asterune-solve: ...', got: ${ERR}")
-  endif()
-  if(NOT OUT STREQUAL "")
-    fail("asterune-solve ${ARGN}: printed to stdout on error")
-  endif()
-endmacro()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_test_helpers.cmake)
 
 # ---- devices and other non-regular files ---------------------------------------------------
 if(EXISTS /dev/zero)

@@ -11,50 +11,8 @@ set(TMP_NAME cli_contract)
 include(${CMAKE_CURRENT_LIST_DIR}/temp_dir.cmake)
 set(FAILURES 0)
 
-function(fail msg)
-  message(SEND_ERROR "FAIL: ${msg}")
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_test_helpers.cmake)
 
-# run(<name> args...): sets OUT, ERR, RC in the caller.
-macro(run)
-  execute_process(COMMAND "${CLI}" ${ARGN} WORKING_DIRECTORY "${SOURCE_DIR}"
-                  OUTPUT_VARIABLE OUT ERROR_VARIABLE ERR RESULT_VARIABLE RC)
-endmacro()
-
-# expect_ok(args...): exit 0, nothing on stderr.
-macro(expect_ok)
-  run(${ARGN})
-  if(NOT RC EQUAL 0 OR NOT ERR STREQUAL "")
-    fail("asterune-solve ${ARGN}: expected exit 0 and no stderr, got ${RC}: ${ERR}")
-  endif()
-endmacro()
-
-# expect_bad(<substring> args...): exit 2, exactly one stderr line containing <substring>.
-macro(expect_bad needle)
-  run(${ARGN})
-  if(NOT RC EQUAL 2)
-    fail("asterune-solve ${ARGN}: expected exit 2, got ${RC} (stderr: ${ERR})")
-  endif()
-  string(FIND "${ERR}" "${needle}" _pos)
-  if(_pos EQUAL -1)
-    fail("asterune-solve ${ARGN}: stderr lacks '${needle}': ${ERR}")
-  endif()
-  string(REGEX MATCHALL "\n" _lines "${ERR}")
-  list(LENGTH _lines _n)
-  if(NOT _n EQUAL 1 OR NOT ERR MATCHES "^asterune-solve: ")
-    fail("asterune-solve ${ARGN}: expected one stderr line 'asterune-solve: ...', got: ${ERR}")
-  endif()
-  if(NOT OUT STREQUAL "")
-    fail("asterune-solve ${ARGN}: printed to stdout on error: ${OUT}")
-  endif()
-endmacro()
-
-macro(expect_contains text needle what)
-  string(FIND "${text}" "${needle}" _pos)
-  if(_pos EQUAL -1)
-    fail("${what}: output lacks '${needle}'")
-  endif()
-endmacro()
 
 # Decimal text (1.5, -2e-05, 91.6799927) -> integer micro-studs (truncated), for comparisons.
 function(to_micro text out)
