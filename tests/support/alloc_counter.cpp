@@ -11,7 +11,10 @@ namespace asterune::test {
 std::size_t allocation_count() { return g_allocations; }
 }  // namespace asterune::test
 
-// Replacement global allocation functions: count, then defer to malloc.
+// Replacement global allocation functions: count, then defer to malloc. ThreadSanitizer's
+// runtime replaces them itself, so the tsan build (concurrency tests only, none of which counts
+// allocations) defines ASTERUNE_TEST_NO_ALLOC_HOOKS and allocation_count() then stays 0.
+#if !defined(ASTERUNE_TEST_NO_ALLOC_HOOKS)
 void* operator new(std::size_t size) {
   ++g_allocations;
   if (void* p = std::malloc(size ? size : 1)) return p;
@@ -34,3 +37,4 @@ void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#endif  // !ASTERUNE_TEST_NO_ALLOC_HOOKS
