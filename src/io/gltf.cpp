@@ -22,6 +22,7 @@
 #include <optional>
 
 #include "asterune/clip/binding.hpp"
+#include "json_read.hpp"
 
 namespace asterune::io {
 
@@ -335,24 +336,46 @@ Result<GltfSource> build_source(const tinygltf::Model& model, const std::string&
   return source;
 }
 
+// The JSON text of a .gltf file, or the JSON chunk of a .glb (empty when the GLB header is too
+// short to name one: tinygltf then refuses the file with its own message).
+std::string_view gltf_json_text(std::string_view bytes, bool binary) {
+  if (!binary) return bytes;
+  if (bytes.size() < 20) return {};
+  std::uint32_t chunk_length = 0;
+  std::memcpy(&chunk_length, bytes.data() + 12, 4);  // GLB is little-endian, as are our targets
+  return bytes.substr(20, std::min<size_t>(chunk_length, bytes.size() - 20));
+}
+
 }  // namespace
 
 Result<GltfSource> load_gltf_source(const std::string& path, const GltfSourceOptions& options) {
-  std::ifstream probe(path, std::ios::binary);
-  if (!probe) return make_error(path + ": cannot open glTF file");
-  char magic[4] = {0, 0, 0, 0};
-  probe.read(magic, 4);
-  const bool binary = probe.gcount() == 4 && magic[0] == 'g' && magic[1] == 'l' && magic[2] == 'T' && magic[3] == 'F';
-  probe.close();
+  // Read it ourselves so the same file rules as every other reader apply (regular file, size
+  // limit) and so the JSON nesting is checked before tinygltf's recursive parser sees it.
+  std::string bytes;
+  try {
+    bytes = detail::read_text_file(path);
+  } catch (const detail::LoadError& e) {
+    return detail::to_error(path, e);
+  }
+  const bool binary = bytes.size() >= 4 && bytes.compare(0, 4, "glTF") == 0;
+  try {
+    detail::check_json_depth(gltf_json_text(bytes, binary), detail::kMaxJsonDepth);
+  } catch (const detail::LoadError& e) {
+    return detail::to_error(path, e);
+  }
 
   tinygltf::Model model;
   std::string err, warn;
   bool ok = false;
+  const std::string base_dir = std::filesystem::path(path).parent_path().string();
   try {
     tinygltf::TinyGLTF loader;
     loader.SetImageLoader(&ignore_image, nullptr);
-    ok = binary ? loader.LoadBinaryFromFile(&model, &err, &warn, path)
-                : loader.LoadASCIIFromFile(&model, &err, &warn, path);
+    ok = binary ? loader.LoadBinaryFromMemory(&model, &err, &warn,
+                                               reinterpret_cast<const unsigned char*>(bytes.data()),
+                                               static_cast<unsigned int>(bytes.size()), base_dir)
+                : loader.LoadASCIIFromString(&model, &err, &warn, bytes.data(),
+                                             static_cast<unsigned int>(bytes.size()), base_dir);
   } catch (const std::exception& e) {
     return make_error(path + ": glTF parse error: " + e.what());
   }

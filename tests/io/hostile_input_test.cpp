@@ -3,7 +3,9 @@
 // test_fuzz; these tests pin the messages.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +17,7 @@
 #include "asterune/io/scene_file.hpp"
 #include "asterune/rig/builtin.hpp"
 #include "asterune/rig/pose.hpp"
+#include "../support/temp_dir.hpp"
 
 using namespace asterune;
 
@@ -115,6 +118,32 @@ TEST_CASE("glTF accessor counts and offsets near 2^64 fail with a message", "[io
     CHECK(contains(g.message(), dir + name + ": "));
     CHECK((contains(g.message(), "reads past the end of its buffer") || contains(g.message(), "out of range") ||
            contains(g.message(), "glTF parse error")));
+  }
+}
+
+TEST_CASE("glTF and GLB JSON is depth-checked before tinygltf parses it; devices are refused", "[io][gltf][hostile]") {
+  test::TempDir dir("gltf_depth");
+  const std::string deep = nested(65);
+  {
+    std::ofstream(dir / "deep.gltf", std::ios::binary) << deep;
+    // A GLB whose JSON chunk nests 65 levels (no BIN chunk: the depth check comes first).
+    std::string chunk = deep + std::string((4 - deep.size() % 4) % 4, ' ');
+    const auto u32 = [](std::uint32_t v) { return std::string(reinterpret_cast<const char*>(&v), 4); };
+    std::ofstream(dir / "deep.glb", std::ios::binary)
+        << "glTF" << u32(2) << u32(static_cast<std::uint32_t>(20 + chunk.size())) << u32(static_cast<std::uint32_t>(chunk.size()))
+        << "JSON" << chunk;
+  }
+  for (const char* name : {"deep.gltf", "deep.glb"}) {
+    INFO(name);
+    const std::string path = (dir / name).string();
+    const auto g = io::load_gltf_source(path);
+    REQUIRE_FALSE(g.ok());
+    CHECK(g.message() == path + ": line 1, column 70: invalid JSON: nested deeper than 64 levels");
+  }
+  if (std::filesystem::exists("/dev/zero")) {
+    const auto g = io::load_gltf_source("/dev/zero");
+    REQUIRE_FALSE(g.ok());
+    CHECK(g.message() == "/dev/zero: is not a regular file (devices, pipes and sockets are refused)");
   }
 }
 
