@@ -31,16 +31,15 @@ void candidates_from_turns(const Rig& rig, const Transform& root, std::span<cons
   const auto c0 = rig.c0();
   const auto c1_inverse = rig.c1_inverse();
   const glm::quat identity(1.0f, 0.0f, 0.0f, 0.0f);
-  Transform new_parent = parent_placement(rig, root, world, joints[0]);
+  // Only the parent's rotation enters a candidate, so the walk carries rotations alone.
+  glm::quat new_parent = parent_placement(rig, root, world, joints[0]).rotation;
   for (size_t k = 0; k < joints.size(); ++k) {
     const size_t u = static_cast<size_t>(joints[k]);
     Transform t = local[u];
-    if (turns[k] != identity) {
-      const glm::quat a = new_parent.rotation * c0[u].rotation;
-      t.rotation = glm::normalize(glm::conjugate(a) * turns[k] * a * t.rotation);
-    }
+    const glm::quat a = new_parent * c0[u].rotation;
+    if (turns[k] != identity) t.rotation = glm::normalize(glm::conjugate(a) * turns[k] * a * t.rotation);
     out[k] = t;
-    new_parent = new_parent * c0[u] * t * c1_inverse[u];
+    new_parent = a * t.rotation * c1_inverse[u].rotation;
   }
 }
 

@@ -31,30 +31,12 @@ glm::quat slerp_shortest(const glm::quat& a, const glm::quat& b, float alpha) {
   return glm::normalize(out);
 }
 
-glm::quat nlerp_or_slerp(const glm::quat& a, const glm::quat& b, float alpha) {
-  float d = a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z;
-  if (std::fabs(d) < kNlerpMinKeyDot || alpha == 0.0f || alpha == 1.0f) return slerp_shortest(a, b, alpha);
-  const float s = d < 0.0f ? -alpha : alpha;  // shortest arc: blend toward -b
-  const float r = 1.0f - alpha;
-  const glm::quat q(r * a.w + s * b.w, r * a.x + s * b.x, r * a.y + s * b.y, r * a.z + s * b.z);
-  // |q| >= cos(kNlerpMaxKeyAngle / 4) > 0.99 here, so the division is always safe.
-  return q * (1.0f / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z));
-}
-
 Transform interpolate(const Transform& a, const Transform& b, float alpha) {
   Transform out;
   out.rotation = slerp_shortest(a.rotation, b.rotation, alpha);
   out.position = alpha == 1.0f ? b.position : a.position + alpha * (b.position - a.position);
   return out;
 }
-
-bool is_finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
-bool is_finite(const glm::quat& q) {
-  return std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z);
-}
-
-bool is_finite(const Transform& t) { return is_finite(t.rotation) && is_finite(t.position); }
 
 glm::mat3 rotation_matrix(const glm::quat& q) { return glm::mat3_cast(q); }
 

@@ -314,11 +314,30 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
   return b;
 }
 
+// Rig-space placement position (root part at identity) of joint t's part with `local` as its
+// T, its ancestors' T already in `target_local`. Walks up the ancestors: used only for the
+// overflow check of a translating joint, so the per-joint walk needs no positions.
+namespace {
+glm::vec3 rig_space_position(const Rig& rig, std::span<const Transform> target_local, size_t t, const Transform& local) {
+  const auto parents = rig.parents();
+  const auto c0 = rig.c0();
+  const auto c1_inverse = rig.c1_inverse();
+  Transform placement = c0[t] * local * c1_inverse[t];
+  size_t top = t;
+  for (int a = parents[t]; a >= 0; a = parents[static_cast<size_t>(a)]) {
+    const auto ua = static_cast<size_t>(a);
+    placement = c0[ua] * target_local[ua] * c1_inverse[ua] * placement;
+    top = ua;
+  }
+  return transform_point(rig.anchor()[top], placement.position);
+}
+}  // namespace
+
 RetargetContext make_retarget_context(const RetargetBinding& binding) {
   RetargetContext c;
   c.source_orientation.assign(static_cast<size_t>(binding.source_joint_count), glm::quat(1, 0, 0, 0));
   c.source_position.assign(static_cast<size_t>(binding.source_joint_count), glm::vec3(0.0f));
-  c.target_world.assign(static_cast<size_t>(binding.target_joint_count), Transform::identity());
+  c.target_rotation.assign(static_cast<size_t>(binding.target_joint_count), glm::quat(1, 0, 0, 0));
   return c;
 }
 
@@ -332,20 +351,25 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
       rig.signature() == b.target_signature && static_cast<size_t>(rig.joint_count()) == nt &&
           source_local.size() == ns && (source_coverage.empty() || source_coverage.size() == ns) &&
           target_local.size() == nt && target_coverage.size() == nt && ctx.source_orientation.size() == ns &&
-          ctx.source_position.size() == ns && ctx.target_world.size() == nt && b.source_travel_chain.size() == ns,
+          ctx.source_position.size() == ns && ctx.target_rotation.size() == nt && b.source_travel_chain.size() == ns,
       "the rig is the binding's target and every span matches the binding's joint counts", report);
 
   // Source side: S_s = S_parent * L_s, L_s the full sampled local rotation (= rest * delta).
+  // Products of unit quaternions stay unit to float rounding along a chain this short, so
+  // only the input rotations are normalized (and only when they are off by more than that).
   for (size_t s = 0; s < ns; ++s) {
-    glm::quat q;
-    if (auto n = normalized_rotation(source_local[s].rotation)) {
-      q = *n;
-    } else {
-      q = b.source_rest_rotation[s];
-      ++report.sanitized;
+    glm::quat q = source_local[s].rotation;
+    const float n2 = glm::dot(q, q);
+    if (!(std::abs(n2 - 1.0f) <= 4e-7f)) {  // also false for NaN
+      if (auto n = normalized_rotation(q)) {
+        q = *n;
+      } else {
+        q = b.source_rest_rotation[s];
+        ++report.sanitized;
+      }
     }
     const int p = b.source_parents[s];
-    ctx.source_orientation[s] = p >= 0 ? glm::normalize(ctx.source_orientation[static_cast<size_t>(p)] * q) : q;
+    ctx.source_orientation[s] = p >= 0 ? ctx.source_orientation[static_cast<size_t>(p)] * q : q;
     // Skeleton-space positions, only along the chains that carry travel (nonfinite values
     // propagate and are caught at the translating joint).
     if (b.source_travel_chain[s]) {
@@ -356,27 +380,35 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
   }
 
   // Target side, parents first: drive the joint frame, convert through the CURRENT parent.
-  const Transform root = Transform::identity();
+  // Only rotations are needed: the frame F = P * C0 * T fixes T = (P C0)^-1 F, and the part's
+  // rig-space rotation is F * C1^-1.
+  const auto parents = rig.parents();
   const auto c0 = rig.c0();
   const auto c1_inverse = rig.c1_inverse();
+  const auto anchor = rig.anchor();
   for (size_t t = 0; t < nt; ++t) {
-    const int ti = static_cast<int>(t);
-    const Transform parent = parent_placement(rig, root, ctx.target_world, ti);
+    const int p = parents[t];
+    const glm::quat parent = p >= 0 ? ctx.target_rotation[static_cast<size_t>(p)] : anchor[t].rotation;
+    const glm::quat attach = parent * c0[t].rotation;
     const int s = b.source_index[t];
     Transform local = Transform::identity();
     float coverage = 0.0f;
     if (s >= 0) {
       const auto us = static_cast<size_t>(s);
       const glm::quat frame = b.facing * ctx.source_orientation[us] * b.carry[t];
-      local.rotation = local_rotation_for_frame(rig, parent, ti, frame);
+      local.rotation = glm::normalize(glm::conjugate(attach) * frame);
       if (b.translates[t]) {
-        const glm::vec3 p = ctx.source_position[us];
+        const glm::vec3 sp = ctx.source_position[us];
         // A huge source position or scale can overflow the travel: sanitized like a NaN (rule RT6).
-        const glm::vec3 travel = b.facing * (p - b.source_rest_position[t]) * b.translation_scale;
-        const glm::quat attach = parent.rotation * c0[t].rotation;
+        const glm::vec3 travel = b.facing * (sp - b.source_rest_position[t]) * b.translation_scale;
         const glm::vec3 moved = glm::conjugate(attach) * travel;
-        if (is_finite(p) && is_finite(moved)) {
+        if (is_finite(sp) && is_finite(moved)) {
           local.position = moved;
+          // Finite travel that still overflows the part's placement gives no travel either.
+          if (!is_finite(rig_space_position(rig, target_local, t, local))) {
+            local.position = glm::vec3(0.0f);
+            ++report.sanitized;
+          }
         } else {
           ++report.sanitized;
         }
@@ -385,12 +417,7 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
       coverage = std::isfinite(coverage) ? std::clamp(coverage, 0.0f, 1.0f) : 0.0f;
       ++report.mapped;
     }
-    ctx.target_world[t] = parent * c0[t] * local * c1_inverse[t];
-    if (!is_finite(ctx.target_world[t])) {  // finite travel that still overflows the world placement
-      local.position = glm::vec3(0.0f);
-      ctx.target_world[t] = parent * c0[t] * local * c1_inverse[t];
-      ++report.sanitized;
-    }
+    ctx.target_rotation[t] = attach * local.rotation * c1_inverse[t].rotation;
     target_local[t] = local;
     target_coverage[t] = coverage;
   }

@@ -45,7 +45,7 @@ bool update_character(const CharacterSetup& setup, Character& c, float dt) {
                         c.pose.coverage))
     return false;
   if (c.world.size() != static_cast<size_t>(rig.joint_count())) return false;
-  c.stack.update(rig, StackFrame{c.root, dt, c.scene_time}, c.pose, c.world);
+  c.stack.update(rig, StackFrame{c.root, dt, c.scene_time, setup.ground}, c.pose, c.world);
   c.ok = true;
   return true;
 }

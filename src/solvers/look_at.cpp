@@ -102,6 +102,69 @@ bool full_turn(const LookAtFrame& f, const glm::vec3& facing, const Want& w, glm
   return true;
 }
 
+// The whole no-roll turn about `pivot` after which the facing, cast from the turned eye, passes
+// through `target`, in closed form (the eye's parallax included). With o = eye - pivot and
+// d = target - pivot, the turned eye sees the target along its facing exactly when the turn
+// takes L = o + s f onto d, s > 0 and |L| = |d|. A no-roll turn is a yaw about up followed by a
+// pitch about the horizontal axis a = h x up of the new heading h; the pitch keeps the
+// component along a, so h must satisfy d . (h x up) = L . a0 (a0: that axis for f), and the
+// pitch then turns L's part in the (h, up) plane onto d's. False when the target is inside the
+// eye's reach, the facing or target is along up, or the result is not an unclamped full turn:
+// the caller then iterates.
+bool parallax_turn(const LookAtFrame& f, const glm::vec3& pivot, const glm::vec3& eye, const glm::vec3& facing,
+                   const glm::vec3& target, glm::quat& out) {
+  const glm::vec3 o = eye - pivot;
+  const glm::vec3 d = target - pivot;
+  const float of = glm::dot(o, facing);
+  const float disc = of * of - glm::dot(o, o) + glm::dot(d, d);
+  if (!(disc > 0.0f)) return false;
+  const float s = -of + std::sqrt(disc);
+  if (!(s > 1e-6f)) return false;
+  const glm::vec3 l = o + s * facing;
+  // Heading of the facing and its pitch axis a0 = fh x up.
+  const glm::vec3 fh = facing - glm::dot(facing, f.up) * f.up;
+  const float fh_len = glm::length(fh);
+  if (!(fh_len > 1e-4f)) return false;
+  const glm::vec3 fh_unit = fh / fh_len;
+  const float b = glm::dot(l, glm::cross(fh_unit, f.up));
+  // h = (b / |m|) m^ + sqrt(1 - (b / |m|)^2) dh^, with m = up x d and dh the horizontal part of d.
+  const glm::vec3 m = glm::cross(f.up, d);
+  const float m_len = glm::length(m);
+  if (!(m_len > 1e-4f) || !(std::fabs(b) < m_len)) return false;
+  const float bm = b / m_len;
+  const glm::vec3 h = bm * (m / m_len) + std::sqrt(1.0f - bm * bm) * (glm::cross(m, f.up) / m_len);
+  // Yaw fh -> h about up (half-vector quaternion).
+  const float cos_y = glm::dot(fh_unit, h);
+  if (!(1.0f + cos_y > 1e-6f)) return false;
+  const glm::quat yaw = glm::normalize(glm::quat(1.0f + cos_y, glm::cross(fh_unit, h)));
+  // Pitch: the in-plane parts of yaw * l and d (equal length) in the (h, up) plane.
+  const glm::vec3 l1 = yaw * l;
+  const glm::vec3 a = glm::cross(h, f.up);
+  const glm::vec3 lp = l1 - glm::dot(l1, a) * a;
+  const glm::vec3 dp = d - glm::dot(d, a) * a;
+  const float lp_len = glm::length(lp);
+  const float dp_len = glm::length(dp);
+  if (!(lp_len > 1e-6f) || !(dp_len > 1e-6f)) return false;
+  const glm::vec3 lu = lp / lp_len;
+  const glm::vec3 du = dp / dp_len;
+  const float cos_p = glm::dot(lu, du);
+  if (!(1.0f + cos_p > 1e-6f)) return false;
+  const glm::quat pitch = glm::normalize(glm::quat(1.0f + cos_p, glm::cross(lu, du)));
+  const glm::quat q = pitch * yaw;
+  // Only an unclamped turn whose facing keeps its heading h (pitch within +-90 degrees).
+  const glm::vec3 turned = q * facing;
+  const float tx = glm::dot(turned, f.side);
+  const float tz = glm::dot(turned, f.forward);
+  const float tu = glm::dot(turned, f.up);
+  const float tl = std::sqrt(tx * tx + tz * tz);
+  if (!(tl > 1e-4f) || glm::dot(turned, h) <= 0.0f) return false;
+  if (tz / tl < f.cos_yaw_limit) return false;
+  const float su = std::clamp(std::clamp(tu, f.sin_pitch_low, f.sin_pitch_high), -f.sin_pitch_max, f.sin_pitch_max);
+  if (su != tu) return false;
+  out = q;
+  return true;
+}
+
 // The angle form: yaw and pitch of `now` (clamped), for a partial share of the turn.
 struct Desired {
   float yaw;
@@ -195,6 +258,18 @@ LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& e
     // A full share is repeated a few times: turning about the pivot moves the eye, which
     // changes the direction to the target a little (parallax).
     const int repeats = w >= 1.0f ? 4 : 1;
+    if (w >= 1.0f && glm::dot(cur_eye - pivot, cur_eye - pivot) > 0.0f) {
+      glm::quat q;
+      if (parallax_turn(frame, pivot, cur_eye, cur_facing, target, q)) {
+        cur_eye = pivot + q * (cur_eye - pivot);
+        cur_facing = glm::normalize(q * cur_facing);
+        turns[k] = q;
+        acc.position = pivot + q * (acc.position - pivot);
+        acc.rotation = glm::normalize(q * acc.rotation);
+        fresh = false;
+        continue;
+      }
+    }
     for (int r = 0; r < repeats; ++r) {
       if (!fresh && !want_direction(frame, cur_eye, target, want)) break;
       fresh = false;

@@ -108,6 +108,10 @@ def regressions():
     for target in ["rig_json", "pose_json", "scene_json", "joints_json"]:
         write("regression/" + target, "deep_nesting_87552.json", deep)
     write("regression/gltf", "deep_nesting_87552.gltf", deep)
+    # A key holding an escaped line break was echoed into a two-line message (long local run).
+    write("regression/rig_json", "key_with_line_break.json",
+          '{"format": "asterune.rig/1", "name": "x", "root": "A", "parts": '
+          '[{"name": "A", "size": [1, 1, 1], "placem\\nt": 1}], "joints": []}')
     # 2. Nested <Item> in .rbxmx overflowed the stack through recursion (about 9,000 levels).
     write("regression/rbxmx", "nested_items_20000.rbxmx",
           '<roblox version="4">' + '<Item class="Model">' * 20000 + "</Item>" * 20000 + "</roblox>")

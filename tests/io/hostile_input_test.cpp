@@ -55,6 +55,20 @@ TEST_CASE("JSON nested deeper than 64 levels is refused before parsing, naming l
   CHECK_FALSE(contains(io::parse_rig_json(text, "s.rig.json").message(), "nested"));
 }
 
+TEST_CASE("control characters from the input are escaped: every message stays one line (rule RG7)", "[io][hostile]") {
+  // A part key holding an escaped line break, tab and an ESC (0x1b): the unknown-key message
+  // echoes the key and its JSON pointer.
+  const std::string text =
+      "{\"format\": \"asterune.rig/1\", \"name\": \"x\", \"root\": \"A\", \"parts\": [{\"name\": \"A\", "
+      "\"size\": [1, 1, 1], \"pla\\ncem\\t\\u001bnt\": 1}], \"joints\": []}";
+  const auto rig = io::parse_rig_json(text, "k.rig.json");
+  REQUIRE_FALSE(rig.ok());
+  CHECK(rig.message().find_first_of("\n\r\t\x1b") == std::string::npos);
+  CHECK(contains(rig.message(), "unknown key 'pla\\ncem\\t\\x1bnt'"));
+  CHECK(make_error("a\nb\x7f").message == "a\\nb\\x7f");
+  CHECK(make_error("plain text").message == "plain text");
+}
+
 TEST_CASE("devices and other non-regular files are refused, not read forever", "[io][hostile]") {
   if (!std::filesystem::exists("/dev/zero")) return;
   const auto rig = io::read_rig_file("/dev/zero");

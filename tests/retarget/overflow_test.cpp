@@ -11,6 +11,7 @@
 #include "asterune/retarget/rig_source.hpp"
 #include "asterune/rig/builtin.hpp"
 #include "asterune/rig/rig.hpp"
+#include "asterune/rig/world.hpp"
 
 using namespace asterune;
 
@@ -42,6 +43,9 @@ TEST_CASE("root travel that overflows float is sanitized, never NaN", "[retarget
     CHECK(r.ok);
     if (c.overflows) CHECK(r.sanitized >= 1);
     for (const Transform& t : local) CHECK(is_finite(t));
-    for (const Transform& w : context.target_world) CHECK(is_finite(w));
+    for (const glm::quat& w : context.target_rotation) CHECK(is_finite(w));
+    std::vector<Transform> world(local.size());
+    REQUIRE(evaluate_world(rig, Transform::identity(), local, world));
+    for (const Transform& w : world) CHECK(is_finite(w));
   }
 }

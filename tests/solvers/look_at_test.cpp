@@ -153,6 +153,39 @@ TEST_CASE("the endpoint is re-measured after each joint (parallax)", "[look_at]"
   CHECK(r.reached);
 }
 
+TEST_CASE("a full share with the eye off the pivot looks exactly along the turned eye's line, without roll", "[look_at]") {
+  // rule LA2: one joint, the eye 0.5 above and 0.3 in front of the pivot (a head on a neck).
+  // Two geometric facts pin the turn down, checked independently of how it is computed: the
+  // turned facing points from the TURNED eye at the target, and the turned side axis stays
+  // horizontal (no roll). Targets sweep in front, near and far, above and below.
+  const std::vector<glm::vec3> pivots{{0, 4.0f, 0}};
+  const glm::vec3 eye0(0, 4.5f, -0.3f);
+  const std::vector<float> weights{1.0f};
+  std::vector<glm::quat> turns(1);
+  LookAtParams params;
+  params.yaw_limit = 170.0f * kDeg;
+  params.pitch_limit = 80.0f * kDeg;
+  int checked = 0;
+  for (float yaw = -150.0f; yaw <= 150.0f; yaw += 25.0f) {
+    for (float height : {-2.0f, 0.0f, 0.5f, 3.0f}) {
+      for (float dist : {1.5f, 4.0f, 30.0f}) {
+        const glm::vec3 target(dist * std::sin(yaw * kDeg), 4.5f + height, -dist * std::cos(yaw * kDeg));
+        const LookAtReport r = solve_look_at(pivots, eye0, {0, 0, -1}, target, weights, params, turns);
+        INFO("yaw " << yaw << " height " << height << " dist " << dist);
+        REQUIRE(r.valid);
+        if (r.clamped) continue;
+        const glm::vec3 eye = pivots[0] + turns[0] * (eye0 - pivots[0]);
+        const glm::vec3 facing = turns[0] * glm::vec3(0, 0, -1);
+        CHECK(glm::length(facing - glm::normalize(target - eye)) < 2e-5f);
+        CHECK(std::fabs(glm::dot(turns[0] * glm::vec3(1, 0, 0), glm::vec3(0, 1, 0))) < 2e-5f);
+        CHECK(r.reached);
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 100);
+}
+
 TEST_CASE("bad input leaves identity turns", "[look_at]") {
   // rule RG3
   const std::vector<glm::vec3> pivots{{0, 0, 0}};

@@ -39,6 +39,24 @@ class [[nodiscard]] Result {
 struct Success {};
 using Status = Result<Success>;
 
-inline Error make_error(std::string message) { return Error{std::move(message)}; }
+/// Builds an Error. Messages are one line (rule RG7): a control character that came from the
+/// input (a line break inside a quoted key or name) is written as an escape (\n, \r, \t,
+/// \xHH), so a log or a CLI's stderr shows one line per refusal.
+inline Error make_error(std::string message) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  size_t i = 0;
+  while (i < message.size() && static_cast<unsigned char>(message[i]) >= 0x20 && message[i] != 0x7f) ++i;
+  if (i == message.size()) return Error{std::move(message)};
+  std::string out = message.substr(0, i);
+  for (; i < message.size(); ++i) {
+    const auto c = static_cast<unsigned char>(message[i]);
+    if (c >= 0x20 && c != 0x7f) out += static_cast<char>(c);
+    else if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else out += std::string("\\x") + kHex[c >> 4] + kHex[c & 15];
+  }
+  return Error{std::move(out)};
+}
 
 }  // namespace asterune

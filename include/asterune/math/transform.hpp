@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cmath>
 #include <optional>
 
 #include <glm/glm.hpp>
@@ -72,12 +73,24 @@ inline constexpr float kNlerpMaxError = 1.8e-4f;
 /// Shortest-path interpolation for sampling keys: normalized lerp when a and b are within
 /// kNlerpMaxKeyAngle of each other (no acos/sin; error <= kNlerpMaxError against
 /// slerp_shortest), slerp_shortest otherwise. Exact at alpha 0 and 1; never NaN for unit inputs.
-glm::quat nlerp_or_slerp(const glm::quat& a, const glm::quat& b, float alpha);
+/// Inline: it runs for every rotation track of every sampled frame.
+inline glm::quat nlerp_or_slerp(const glm::quat& a, const glm::quat& b, float alpha) {
+  const float d = a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z;
+  if (std::fabs(d) < kNlerpMinKeyDot || alpha == 0.0f || alpha == 1.0f) return slerp_shortest(a, b, alpha);
+  const float s = d < 0.0f ? -alpha : alpha;  // shortest arc: blend toward -b
+  const float r = 1.0f - alpha;
+  const glm::quat q(r * a.w + s * b.w, r * a.x + s * b.x, r * a.y + s * b.y, r * a.z + s * b.z);
+  // |q| >= cos(kNlerpMaxKeyAngle / 4) > 0.99 here, so the division is always safe.
+  return q * (1.0f / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z));
+}
 
-/// True when every component is finite (no NaN, no infinity).
-bool is_finite(const Transform& t);
-bool is_finite(const glm::vec3& v);
-bool is_finite(const glm::quat& q);
+/// True when every component is finite (no NaN, no infinity). Inline: the per-frame paths
+/// check every candidate and blend with it.
+inline bool is_finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+inline bool is_finite(const glm::quat& q) {
+  return std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z);
+}
+inline bool is_finite(const Transform& t) { return is_finite(t.rotation) && is_finite(t.position); }
 
 /// Roblox CFrame:GetComponents() order: x, y, z, R00, R01, R02, R10, R11, R12, R20, R21, R22.
 /// The rotation is row-major, its columns are the local X/Y/Z axes, and cf * v = R v + p.

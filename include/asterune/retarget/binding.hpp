@@ -81,7 +81,7 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
 struct RetargetContext {
   std::vector<glm::quat> source_orientation;  // S_s of every source joint, skeleton space
   std::vector<glm::vec3> source_position;     // X_s, skeleton space (travel chains only)
-  std::vector<Transform> target_world;        // rig-space part placements of the retargeted pose
+  std::vector<glm::quat> target_rotation;     // rig-space part rotations of the retargeted pose
 };
 
 /// Sizes a context for `binding` (setup time; allocates).
@@ -97,7 +97,7 @@ struct RetargetReport {
 /// (source_skeleton.hpp); `source_coverage` its coverage (empty span: all 1). Writes every
 /// target joint's T and coverage: mapped joints get the retargeted rotation (and travel on the
 /// translating joint) with the source coverage; unmapped joints get identity and coverage 0.
-/// `context.target_world` receives the rig-space part placements (root part at identity).
+/// `context.target_rotation` receives the rig-space part rotations (root part at identity).
 /// Allocation-free, never throws, deterministic. A nonfinite source rotation is replaced by
 /// its rest rotation; a nonfinite position on a travel chain gives no travel that frame.
 RetargetReport sample_retarget(const RetargetBinding& binding, const Rig& rig,

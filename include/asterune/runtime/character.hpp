@@ -42,6 +42,9 @@ struct CharacterSetup {
   const Clip* clip = nullptr;
   const AnimationBinding* animation = nullptr;  // build_animation_binding(*clip, *rig, ...)
   WrapMode wrap = WrapMode::kLoop;
+  /// Ground for feet controls (rule G1), shared by every character: its cast() is const and is
+  /// called from every thread of a batch at once. nullptr = no ground (every foot ray misses).
+  const GroundQuery* ground = nullptr;
 };
 
 /// One character's own state. Built once (build_character, allocates); updates then only write
@@ -65,7 +68,7 @@ Result<Character> build_character(const CharacterSetup& setup, std::span<const C
                                   const Transform& root = Transform::identity(), float time = 0.0f);
 
 /// One frame of one character: time += playback_rate * dt (dt <= 0 or nonfinite: time holds),
-/// sample the clip into the pose, run the stack (StackFrame{root, dt, scene_time}). Returns
+/// sample the clip into the pose, run the stack (StackFrame{root, dt, scene_time, setup.ground}). Returns
 /// character.ok. Allocation-free, no exceptions, no locks; reads `setup`, writes `character` only.
 bool update_character(const CharacterSetup& setup, Character& character, float dt);
 
