@@ -37,20 +37,77 @@ void write_out_file(const std::string& path, const Run& run, std::span<const io:
     const Status s = io::write_keyframe_sequence_file(path, run.rig, frames, k);
     if (!s) throw CliError(s.message());
   } else {
-    if (Status s = io::write_gltf_file(path, run.rig, run.root, frames); !s) throw CliError(s.message());
+    if (Status s = io::write_gltf_file(path, run.rig, frames); !s) throw CliError(s.message());
   }
 }
 
 io::SvgPrimitives frame_primitives(const io::FrameRecord& frame) {
   io::SvgPrimitives p;
   for (const io::ControlRecord& c : frame.controls) {
-    p.points.push_back(io::SvgPoint{c.target, c.name + " target", io::svg_style::kTarget});
-    if (c.pole) p.points.push_back(io::SvgPoint{*c.pole, c.name + " pole", io::svg_style::kPole});
+    if (c.feet) {  // a feet control has no target: its rays, hits and ground normals instead
+      for (int i = 0; i < c.feet->foot_count && i < kMaxFeet; ++i) {
+        const FootReport& foot = c.feet->feet[static_cast<size_t>(i)];
+        const std::string id = c.name + " foot " + std::to_string(i);
+        p.lines.push_back(io::SvgLine{foot.ray_origin, foot.ray_end, foot.hit ? "" : c.name + " miss",
+                                      io::svg_style::kRay, id + " ray"});
+        if (!foot.hit) continue;
+        p.points.push_back(io::SvgPoint{foot.ray_end, "", io::svg_style::kHit, id + " hit"});
+        p.lines.push_back(io::SvgLine{foot.ray_end, foot.ray_end + kSvgNormalLength * foot.hit_normal, "",
+                                      io::svg_style::kNormal, id + " normal"});
+      }
+      continue;
+    }
+    p.points.push_back(io::SvgPoint{c.target, c.name + " target", io::svg_style::kTarget, ""});
+    if (c.pole) p.points.push_back(io::SvgPoint{*c.pole, c.name + " pole", io::svg_style::kPole, ""});
   }
   return p;
 }
 
-io::SvgPrimitives scene_background(const Run&) { return {}; }
+io::SvgPrimitives scene_background(const Run& run) {
+  io::SvgPrimitives p;
+  if (!run.ground) return p;
+  const GroundDesc& g = *run.ground;
+  auto style = [](bool collide) { return collide ? io::svg_style::kGround : io::svg_style::kGroundOff; };
+  for (size_t i = 0; i < g.planes.size(); ++i)
+    p.planes.push_back(io::SvgPlane{g.planes[i].point, g.planes[i].normal, "", style(g.planes[i].collide),
+                                    "ground plane " + std::to_string(i)});
+  for (size_t i = 0; i < g.boxes.size(); ++i) {
+    const GroundBox& b = g.boxes[i];
+    p.boxes.push_back(io::SvgBox{Transform{glm::normalize(b.rotation), b.center}, b.size, "", style(b.collide),
+                                 "ground box " + std::to_string(i)});
+  }
+  for (size_t i = 0; i < g.heightfields.size(); ++i) {
+    const GroundHeightField& f = g.heightfields[i];
+    if (f.rows < 2 || f.columns < 2 || f.heights.size() != static_cast<size_t>(f.rows) * static_cast<size_t>(f.columns))
+      continue;
+    const std::string id = "ground heightfield " + std::to_string(i);
+    auto sample = [&](int r, int c) {
+      return f.origin + glm::vec3(static_cast<float>(c) * f.cell_size,
+                                  f.heights[static_cast<size_t>(r) * static_cast<size_t>(f.columns) + static_cast<size_t>(c)],
+                                  static_cast<float>(r) * f.cell_size);
+    };
+    // The grid lines (profiles) along both axes: every row and every column, or every k-th of
+    // a large field, always with the first and the last, which outline it.
+    auto picked = [](int count) {
+      std::vector<int> out;
+      const int step = std::max(1, (count - 1 + kSvgMaxProfiles - 1) / kSvgMaxProfiles);
+      for (int k = 0; k < count - 1; k += step) out.push_back(k);
+      out.push_back(count - 1);
+      return out;
+    };
+    for (int r : picked(f.rows)) {
+      io::SvgPolyline line{{}, "", style(f.collide), id + " row " + std::to_string(r)};
+      for (int c = 0; c < f.columns; ++c) line.points.push_back(sample(r, c));
+      p.polylines.push_back(std::move(line));
+    }
+    for (int c : picked(f.columns)) {
+      io::SvgPolyline line{{}, "", style(f.collide), id + " column " + std::to_string(c)};
+      for (int r = 0; r < f.rows; ++r) line.points.push_back(sample(r, c));
+      p.polylines.push_back(std::move(line));
+    }
+  }
+  return p;
+}
 
 void write_svg_file(const SvgRequest& request, bool onion, const Run& run, std::span<const io::FrameRecord> frames) {
   const bool many = onion || request.animate;
@@ -60,7 +117,7 @@ void write_svg_file(const SvgRequest& request, bool onion, const Run& run, std::
     const bool last = i + 1 == frames.size();
     if (many && !last && (frames[i].frame - frames.front().frame) % every != 0) continue;
     const io::FrameRecord& rec = frames[i];
-    drawn.push_back(io::SvgFrame{rec.frame, rec.time, run.root, rec.world, frame_primitives(rec)});
+    drawn.push_back(io::SvgFrame{rec.frame, rec.time, rec.root, rec.world, frame_primitives(rec)});
   }
   io::SvgOptions options;
   options.mode = request.animate ? io::SvgMode::kAnimate : io::SvgMode::kStill;

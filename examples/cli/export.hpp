@@ -40,15 +40,29 @@ struct SvgRequest {
 };
 
 /// Picks the frames to draw from `frames` (all recorded frames, ascending): with `onion` or
-/// request.animate every Nth frame and always the last; otherwise `frames` as given.
-/// Each control's target and pole become labelled markers; scene_background() goes under them.
+/// request.animate every Nth frame and always the last; otherwise `frames` as given. Each
+/// frame's root part is drawn at its FrameRecord::root; frame_primitives() adds its markers
+/// and scene_background() goes under them.
 void write_svg_file(const SvgRequest& request, bool onion, const Run& run, std::span<const io::FrameRecord> frames);
 
-/// Per-frame extra drawing primitives from a solved frame: control targets and poles.
-/// (Add foot rays and hit points here when the feet control reports them.)
+/// Studs of the ground normal drawn at a foot's hit point.
+inline constexpr float kSvgNormalLength = 0.5f;
+/// Most grid lines drawn per axis of a height field (larger fields: every k-th, plus the last).
+inline constexpr int kSvgMaxProfiles = 64;
+
+/// Per-frame extra drawing primitives from a solved frame (each frame's root part comes from
+/// FrameRecord::root): control targets (kTarget) and poles (kPole), labelled by the control;
+/// for a feet control, per foot its ray (kRay, from the ray origin to the hit point, or to the
+/// ray's full length when it missed, then labelled "<control> miss"), its hit point (kHit) and
+/// the ground normal there (kNormal, kSvgNormalLength studs). Ids: "<control> foot <i> ray",
+/// "... hit", "... normal".
 io::SvgPrimitives frame_primitives(const io::FrameRecord& frame);
 
-/// Primitives drawn once under every frame (ground shapes go here once scenes have ground).
+/// Primitives drawn once under every frame: the run's ground shapes (kGround, or kGroundOff for
+/// shapes that do not collide), ids "ground plane <i>", "ground box <i>" and "ground heightfield
+/// <i> row <r>" / "... column <c>" (i counts per shape type in file order): planes as their
+/// section line, boxes as their outline, height fields as their grid lines (the profiles along
+/// X and along Z, the first and last of each outlining the field).
 io::SvgPrimitives scene_background(const Run& run);
 
 }  // namespace asterune::cli

@@ -3,21 +3,15 @@
 //                                       tracking a target (look-at); last frame as a table
 //   asterune-solve SCENE.json [flags]   run an asterune.scene/1 file; flags override its values
 // Exit status: 0 on success, 2 on bad arguments or a bad file (one line on stderr).
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 
 #include <CLI/CLI.hpp>
 
-#include "asterune/io/pose_file.hpp"
-#include "asterune/io/rig_loader.hpp"
-#include "asterune/io/scene_file.hpp"
-#include "animation_source.hpp"
-#include "controls_step.hpp"
 #include "export.hpp"
 #include "run.hpp"
+#include "scene_run.hpp"
 
 namespace {
 
@@ -43,86 +37,12 @@ struct Options {
   bool bake = false;
 };
 
-// The built-in demo scene: R15 at its rest root placement, waving for one second, with the
-// control stack of cli::demo_controls() (left arm reaching, head tracking a moving target).
-constexpr int kDemoFrames = 60;
-constexpr float kDemoDt = 1.0f / 60.0f;
-constexpr int kMaxFrames = 100000;  // the --frames and scene "frames" limit
-
-cli::Run make_run(const Options& opt) {
-  io::SceneDesc scene;
-  const bool demo = opt.scene.empty() && opt.rig.empty() && opt.pose.empty() && opt.clip.empty();
-  if (!opt.scene.empty()) {
-    Result<io::SceneDesc> s = io::read_scene_file(opt.scene);
-    if (!s) throw CliError(s.message());
-    scene = std::move(s.value());
-  } else if (demo) {
-    scene.frames = kDemoFrames;
-    scene.dt = kDemoDt;
-  }
-  // Command-line overrides (paths on the command line are relative to the current folder).
-  if (!opt.rig.empty()) scene.rig = opt.rig;
-  if (!opt.pose.empty()) scene.pose = opt.pose;
-  if (!opt.clip.empty()) {  // keeps the scene's loop/retarget settings, else the defaults
-    if (!scene.animation) scene.animation = io::SceneAnimation{};
-    scene.animation->clip = opt.clip;
-  }
-  if (opt.frames) scene.frames = *opt.frames;
-  if (opt.dt) scene.dt = *opt.dt;
-
-  Result<Rig> rig = io::load_rig(scene.rig);
-  if (!rig) throw CliError(rig.message());
-  cli::Run run;
-  run.rig = std::move(rig.value());
-  if (run.rig.joint_count() == 0) throw CliError(scene.rig + ": the rig has no usable joints");
-  run.root = scene.root ? *scene.root : io::default_root_placement(run.rig);
-  run.root_path = scene.root_path;
-  run.frames = scene.frames;
-  run.dt = scene.dt;
-
-  // Pose source: an animation (over the pose file, if any), a pose file, the demo wave, or rest.
-  if (scene.animation) {
-    std::optional<Pose> base;
-    if (scene.pose) {
-      Result<Pose> pose = io::read_pose_file(*scene.pose, run.rig);
-      if (!pose) throw CliError(pose.message());
-      base = std::move(pose.value());
-    }
-    auto source = std::make_unique<cli::AnimationPoseSource>(*scene.animation, run.rig, std::move(base), opt.bake);
-    run.notes.push_back("animation: " + scene.animation->clip.string() + ", " + source->description());
-    // --clip without a scene or --frames plays the whole clip once. The count is checked in
-    // double before it becomes an int: a huge duration or a tiny dt must not overflow.
-    if (opt.scene.empty() && !opt.frames) {
-      const double count = std::floor(static_cast<double>(source->duration()) / run.dt + 1e-3) + 1.0;
-      if (!std::isfinite(count) || count > kMaxFrames)
-        throw CliError(opt.clip + ": playing the whole clip (" + std::to_string(source->duration()) + " s at dt " +
-                       std::to_string(run.dt) + ") takes more than " + std::to_string(kMaxFrames) +
-                       " frames; pass --frames");
-      run.frames = std::max(1, static_cast<int>(count));
-    }
-    run.source = std::move(source);
-  } else if (scene.pose) {
-    Result<Pose> pose = io::read_pose_file(*scene.pose, run.rig);
-    if (!pose) throw CliError(pose.message());
-    run.source = std::make_unique<cli::StaticPoseSource>(std::move(pose.value()));
-  } else if (demo) {
-    run.source = std::make_unique<cli::WaveDemoSource>(run.rig);
-  } else {
-    run.source = std::make_unique<cli::StaticPoseSource>(make_pose(run.rig));
-  }
-  // Frame steps: the control stack (scene controls; the demo's reach + head tracking).
-  if (!scene.controls.empty()) {
-    auto step = std::make_unique<cli::ControlStackStep>(run.rig, scene.controls, scene.file.string());
-    if (scene.ground) step->set_ground(*scene.ground, scene.file.string());
-    run.steps.push_back(std::move(step));
-  }
-  else if (demo)
-    run.steps.push_back(std::make_unique<cli::ControlStackStep>(run.rig, cli::demo_controls(), "demo"));
-  return run;
+cli::RunRequest run_request(const Options& opt) {
+  return cli::RunRequest{opt.scene, opt.rig, opt.pose, opt.clip, opt.frames, opt.dt, opt.bake};
 }
 
 int run_main(const Options& opt) {
-  cli::Run run = make_run(opt);
+  cli::Run run = cli::make_run(run_request(opt));
   int first = run.frames - 1, last = run.frames - 1;
   if (opt.all_frames) first = 0;
   if (opt.frame) {
@@ -211,7 +131,7 @@ int main(int argc, char** argv) {
                  "Without a scene or --frames, the whole clip is played once at --dt")
       ->type_name("FILE");
   app.add_option("--frames", opt.frames, "number of frames to run (default: the scene's, else 1; demo 60)")
-      ->check(CLI::Range(1, kMaxFrames));
+      ->check(CLI::Range(1, cli::kMaxFrames));
   app.add_option("--dt", opt.dt, "seconds per frame (default: the scene's, else 1/60)")
       ->check(CLI::Range(1e-6f, 1.0f));
   app.add_option("--format", opt.format, "output: table (for people), json (asterune.frames/1) or csv")
@@ -222,8 +142,9 @@ int main(int argc, char** argv) {
   frame->excludes(all);
   auto* svg = app.add_option("--svg", opt.svg,
                              "also draw the solved skeleton to an SVG file: front and side views, part boxes, pivots, "
-                             "bones, the root part, control targets and poles, a scale bar in studs. Draws the printed "
-                             "frame; with --all-frames an onion skin of every Nth frame (--svg-every)")
+                             "bones, the root part, control targets and poles, the scene's ground with the feet "
+                             "control's rays and hit points, a scale bar in studs. Draws the printed frame; with "
+                             "--all-frames an onion skin of every Nth frame (--svg-every)")
                   ->type_name("FILE");
   app.add_option("--svg-every", opt.svg_every,
                  "with --svg: draw every Nth frame (default 10 for --all-frames, 1 for --svg-animate; the last "

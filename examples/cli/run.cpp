@@ -54,6 +54,7 @@ void run_frames(Run& run, int first_recorded, int last_recorded,
     if (f >= first_recorded && f <= last_recorded) {
       rec.frame = f;
       rec.time = t;
+      rec.root = root;
       rec.local = pose.local;
       rec.coverage = pose.coverage;
       sink(rec);

@@ -5,11 +5,13 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "asterune/controls/ground.hpp"
 #include "asterune/io/frames_file.hpp"
 #include "asterune/io/scene_file.hpp"
 #include "asterune/rig/pose.hpp"
@@ -63,6 +65,7 @@ struct Run {
   Rig rig;
   Transform root;
   std::vector<io::RootKey> root_path;  // non-empty: the root moves along it (io::sample_root_path)
+  std::optional<GroundDesc> ground;    // the scene's ground (the feet control's; --svg draws it)
   int frames = 1;
   float dt = 1.0f / 60.0f;
   std::unique_ptr<PoseSource> source;

@@ -178,6 +178,9 @@ void solve_feet_control(FeetControl& c, const Rig& rig, const Transform& root, f
       tilt = 0.0f;
     }
     foot.hit = c.hits[i].hit;
+    foot.ray_origin = c.rays[i].origin;
+    foot.ray_end = foot.hit ? c.hits[i].point : c.rays[i].origin + c.rays[i].length * c.rays[i].direction;
+    foot.hit_normal = foot.hit ? c.hits[i].normal : up;
     foot.lift = lift;
     foot.tilt_deg = tilt * kRadToDeg;
     foot.clamped = raw[i].clamped || capped;

@@ -124,14 +124,15 @@ void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
 
 }  // namespace
 
-Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, const Transform& root,
-                                              std::span<const FrameRecord> frames, const GltfWriteOptions& options) {
+Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const FrameRecord> frames,
+                                              const GltfWriteOptions& options) {
   const auto nj = static_cast<size_t>(rig.joint_count());
   if (frames.empty()) return make_error("glTF export: no frames to write");
-  if (!is_finite(root)) return make_error("glTF export: the root placement is nonfinite");
+  if (rig.root_part() < 0) return make_error("glTF export: the rig has no root part");
   for (size_t f = 0; f < frames.size(); ++f) {
     const FrameRecord& r = frames[f];
     const std::string label = "glTF export: frame " + std::to_string(r.frame);
+    if (!is_finite(r.root)) return make_error(label + ": the root placement is nonfinite");
     if (r.world.size() != nj)
       return make_error(label + " has " + std::to_string(r.world.size()) + " world placements for " +
                         std::to_string(nj) + " joints");
@@ -180,7 +181,7 @@ Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, const Transform& r
   std::vector<Transform> world(nn);
   for (size_t f = 0; f < frames.size(); ++f) {
     times.push_back(frames[f].time);
-    world[0] = root;
+    world[0] = frames[f].root;
     for (size_t j = 0; j < nj; ++j) world[j + 1] = frames[f].world[j];
     for (size_t n = 0; n < nn; ++n) {
       const int p = node_parent[n];
@@ -242,15 +243,15 @@ Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, const Transform& r
   return out;
 }
 
-Status write_gltf_file(const std::filesystem::path& path, const Rig& rig, const Transform& root,
-                       std::span<const FrameRecord> frames, const std::string& animation_name) {
+Status write_gltf_file(const std::filesystem::path& path, const Rig& rig, std::span<const FrameRecord> frames,
+                       const std::string& animation_name) {
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   GltfWriteOptions options;
   options.binary = ext == ".glb";
   options.animation_name = animation_name;
-  auto bytes = encode_gltf(rig, root, frames, options);
+  auto bytes = encode_gltf(rig, frames, options);
   if (!bytes) return make_error(path.string() + ": " + bytes.message());
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return make_error(path.string() + ": cannot open file for writing");

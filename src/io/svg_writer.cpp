@@ -3,9 +3,11 @@
 #include "asterune/io/svg_writer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include <pugixml.hpp>
@@ -58,6 +60,18 @@ struct Layout {
     const float y = kSvgTop + (hi.y - p.y) * scale;
     if (view == View::kFront) return {front_x0 + (hi.x - p.x) * scale, y};
     return {side_x0 + (hi.z - p.z) * scale, y};
+  }
+  /// The world point drawn at pixel q in the section through the middle of the depth.
+  glm::vec3 unproject(View view, glm::vec2 q) const {
+    const float y = hi.y - (q.y - kSvgTop) / scale;
+    if (view == View::kFront) return {hi.x - (q.x - front_x0) / scale, y, 0.5f * (lo.z + hi.z)};
+    return {0.5f * (lo.x + hi.x), y, hi.z - (q.x - side_x0) / scale};
+  }
+  /// The panel's clip rectangle, corners in order (top left, top right, bottom right, bottom left).
+  std::array<glm::vec2, 4> panel_rect(View view) const {
+    const float x0 = view == View::kFront ? 0.0f : 0.5f * width, x1 = x0 + 0.5f * width;
+    const float y0 = kSvgTop - 8.0f, y1 = height - kSvgBottom + 8.0f;
+    return {glm::vec2(x0, y0), glm::vec2(x1, y0), glm::vec2(x1, y1), glm::vec2(x0, y1)};
   }
 };
 
@@ -132,26 +146,90 @@ class Drawer {
     if (anchor) t.append_attribute("text-anchor") = anchor;
     t.text() = s.c_str();
   }
-  static void line(pugi::xml_node parent, glm::vec2 a, glm::vec2 b, const char* cls) {
+  static pugi::xml_node line(pugi::xml_node parent, glm::vec2 a, glm::vec2 b, const char* cls) {
     pugi::xml_node n = el(parent, "line", cls);
     n.append_attribute("x1") = num(a.x).c_str();
     n.append_attribute("y1") = num(a.y).c_str();
     n.append_attribute("x2") = num(b.x).c_str();
     n.append_attribute("y2") = num(b.y).c_str();
+    return n;
   }
 
   void box(pugi::xml_node g, View v, const Transform& t, const glm::vec3& size, const char* cls,
            const std::string& part_name) const {
     if (!is_finite(t)) return;
+    pugi::xml_node n = outline(g, v, t, size, cls);
+    n.append_attribute("data-part") = part_name.c_str();
+  }
+
+  /// The projected outline (convex hull of the 8 corners) of a box of `size` placed at `t`.
+  pugi::xml_node outline(pugi::xml_node g, View v, const Transform& t, const glm::vec3& size, const char* cls) const {
     std::vector<glm::vec2> pts;
     for (const glm::vec3& c : box_corners(t, size)) pts.push_back(l_.project(v, c));
     pugi::xml_node n = el(g, "polygon", cls);
     n.append_attribute("points") = points_attr(hull(std::move(pts))).c_str();
-    n.append_attribute("data-part") = part_name.c_str();
+    return n;
+  }
+
+  static void set_id(pugi::xml_node n, const std::string& id) {
+    if (!id.empty()) n.append_attribute("data-id") = id.c_str();
+  }
+
+  /// A plane in view v: its section line through the middle of the depth, clipped to the panel,
+  /// with the solid side (n . (p - point) < 0) filled. Returns the line's first end (for the
+  /// label), or nothing when the plane has no line in this panel.
+  std::optional<glm::vec2> plane(pugi::xml_node g, View v, const SvgPlane& pl, bool shapes) const {
+    const float len = glm::length(pl.normal);
+    if (!is_finite(pl.point) || !is_finite(pl.normal) || !(len > 0.0f) || !std::isfinite(len)) return std::nullopt;
+    const glm::vec3 n = pl.normal / len;
+    const float in_view = std::hypot(v == View::kFront ? n.x : n.z, n.y);  // the part of n the view shows
+    if (!(in_view > 1e-6f)) return std::nullopt;
+    const auto f = [&](glm::vec2 q) { return glm::dot(n, l_.unproject(v, q) - pl.point); };
+    // One Sutherland-Hodgman pass of the panel rectangle against f <= 0; the crossings of the
+    // rectangle's edges with f = 0 are the clipped line's ends.
+    const std::array<glm::vec2, 4> rect = l_.panel_rect(v);
+    std::vector<glm::vec2> solid, ends;
+    for (size_t i = 0; i < rect.size(); ++i) {
+      const glm::vec2 a = rect[i], b = rect[(i + 1) % rect.size()];
+      const float fa = f(a), fb = f(b);
+      if (!std::isfinite(fa) || !std::isfinite(fb)) return std::nullopt;
+      if (fa <= 0.0f) solid.push_back(a);
+      if (fa == 0.0f) ends.push_back(a);
+      if ((fa < 0.0f && fb > 0.0f) || (fa > 0.0f && fb < 0.0f)) {
+        const glm::vec2 c = a + (fa / (fa - fb)) * (b - a);
+        solid.push_back(c);
+        ends.push_back(c);
+      }
+    }
+    if (shapes && solid.size() >= 3) {
+      pugi::xml_node fill = el(g, "polygon", (pl.style + " plane-solid").c_str());
+      fill.append_attribute("points") = points_attr(solid).c_str();
+      set_id(fill, pl.id);
+    }
+    if (ends.size() < 2) return std::nullopt;
+    // The two ends farthest apart (a corner on the line is found from both its edges).
+    glm::vec2 a = ends.front(), b = ends.front();
+    for (const glm::vec2& e : ends)
+      if (glm::length(e - a) > glm::length(b - a)) b = e;
+    if (!(glm::length(b - a) > 0.0f)) return std::nullopt;
+    if (shapes) {
+      pugi::xml_node n2 = line(g, a, b, pl.style.c_str());
+      set_id(n2, pl.id);
+    }
+    return a;
   }
 
   /// Draws the shapes (`shapes`) and/or the labels (`labels`) of `prims`.
   void primitives(pugi::xml_node g, View v, const SvgPrimitives& prims, bool shapes, bool labels) const {
+    for (const SvgPlane& pl : prims.planes) {
+      const std::optional<glm::vec2> at = plane(g, v, pl, shapes);
+      if (labels && at && !pl.label.empty()) label(g, v, *at, pl.label, "label");
+    }
+    for (const SvgBox& bx : prims.boxes) {
+      if (!is_finite(bx.placement) || !is_finite(bx.size)) continue;
+      if (shapes) set_id(outline(g, v, bx.placement, bx.size, bx.style.c_str()), bx.id);
+      if (labels && !bx.label.empty()) label(g, v, l_.project(v, bx.placement.position), bx.label, "label");
+    }
     for (const SvgPolygon& poly : prims.polygons) {
       std::vector<glm::vec2> pts;
       bool ok = poly.corners.size() >= 2;
@@ -163,19 +241,35 @@ class Drawer {
       if (shapes) {
         pugi::xml_node n = el(g, "polygon", poly.style.c_str());
         n.append_attribute("points") = points_attr(pts).c_str();
+        set_id(n, poly.id);
       }
       if (labels && !poly.label.empty()) label(g, v, pts.front(), poly.label, "label");
+    }
+    for (const SvgPolyline& pl : prims.polylines) {
+      std::vector<glm::vec2> pts;
+      bool ok = pl.points.size() >= 2;
+      for (const glm::vec3& c : pl.points) {
+        ok = ok && is_finite(c);
+        pts.push_back(l_.project(v, c));
+      }
+      if (!ok) continue;
+      if (shapes) {
+        pugi::xml_node n = el(g, "polyline", pl.style.c_str());
+        n.append_attribute("points") = points_attr(pts).c_str();
+        set_id(n, pl.id);
+      }
+      if (labels && !pl.label.empty()) label(g, v, pts.front(), pl.label, "label");
     }
     for (const SvgLine& ln : prims.lines) {
       if (!is_finite(ln.from) || !is_finite(ln.to)) continue;
       const glm::vec2 a = l_.project(v, ln.from), b = l_.project(v, ln.to);
-      if (shapes) line(g, a, b, ln.style.c_str());
+      if (shapes) set_id(line(g, a, b, ln.style.c_str()), ln.id);
       if (labels && !ln.label.empty()) label(g, v, b, ln.label, "label");
     }
     for (const SvgPoint& pt : prims.points) {
       if (!is_finite(pt.at)) continue;
       const glm::vec2 p = l_.project(v, pt.at);
-      if (shapes) marker(g, p, pt.style);
+      if (shapes) set_id(marker(g, p, pt.style), pt.id);
       if (labels && !pt.label.empty()) label(g, v, p, pt.label, "label");
     }
   }
@@ -187,22 +281,34 @@ class Drawer {
     else text(g, p + glm::vec2(8.0f, -6.0f), s, cls);
   }
 
-  static void marker(pugi::xml_node g, glm::vec2 p, const std::string& style) {
+  /// A point marker centred on p: target = red X, hit = small green +, pole = blue diamond,
+  /// anything else a dot. Returns the element.
+  static pugi::xml_node marker(pugi::xml_node g, glm::vec2 p, const std::string& style) {
     constexpr float r = 6.0f;
     if (style == svg_style::kTarget) {
       pugi::xml_node m = el(g, "g", "target");
       line(m, p + glm::vec2(-r, -r), p + glm::vec2(r, r), nullptr);
       line(m, p + glm::vec2(-r, r), p + glm::vec2(r, -r), nullptr);
-    } else if (style == svg_style::kPole) {
+      return m;
+    }
+    if (style == svg_style::kHit) {
+      constexpr float h = 4.0f;
+      pugi::xml_node m = el(g, "g", "hit");
+      line(m, p + glm::vec2(-h, 0), p + glm::vec2(h, 0), nullptr);
+      line(m, p + glm::vec2(0, -h), p + glm::vec2(0, h), nullptr);
+      return m;
+    }
+    if (style == svg_style::kPole) {
       pugi::xml_node n = el(g, "polygon", "pole");
       n.append_attribute("points") =
           points_attr({p + glm::vec2(0, -r), p + glm::vec2(r, 0), p + glm::vec2(0, r), p + glm::vec2(-r, 0)}).c_str();
-    } else {
-      pugi::xml_node n = el(g, "circle", style.c_str());
-      n.append_attribute("cx") = num(p.x).c_str();
-      n.append_attribute("cy") = num(p.y).c_str();
-      n.append_attribute("r") = "3";
+      return n;
     }
+    pugi::xml_node n = el(g, "circle", style.c_str());
+    n.append_attribute("cx") = num(p.x).c_str();
+    n.append_attribute("cy") = num(p.y).c_str();
+    n.append_attribute("r") = "3";
+    return n;
   }
 
   /// One frame in one view: extras under the rig, part boxes, bones, pivots, labels.
@@ -271,8 +377,12 @@ text { font-family: 'DejaVu Sans', Arial, sans-serif; font-size: 12px; fill: #22
 .target line { stroke: #d62828; stroke-width: 2.5; }
 .pole { fill: #fff; stroke: #1f77b4; stroke-width: 2; }
 .ground { fill: #bbb; fill-opacity: 0.5; stroke: #777; }
+.ground-off { fill: none; stroke: #999; stroke-dasharray: 5 4; }
+.plane-solid { stroke: none; fill-opacity: 0.3; }
+polyline { fill: none; }
 .ray { stroke: #2a9d3f; stroke-width: 1.5; stroke-dasharray: 4 3; }
-.hit { fill: #2a9d3f; }
+.hit line { stroke: #2a9d3f; stroke-width: 2; }
+.normal { stroke: #2a9d3f; stroke-width: 1.5; }
 .note { fill: #333; stroke: #333; }
 .axis { stroke: #333; stroke-width: 1.5; }
 .axis-head { fill: #333; }
@@ -328,6 +438,11 @@ std::string write_svg(const Rig& rig, std::span<const SvgFrame> frames_in, const
     for (const SvgPoint& pt : f->extras.points) b.add(pt.at);
     for (const SvgPolygon& poly : f->extras.polygons)
       for (const glm::vec3& c : poly.corners) b.add(c);
+    for (const SvgPolyline& pl : f->extras.polylines)
+      for (const glm::vec3& c : pl.points) b.add(c);
+    for (const SvgBox& bx : f->extras.boxes)
+      if (is_finite(bx.placement) && is_finite(bx.size))
+        for (const glm::vec3& c : box_corners(bx.placement, bx.size)) b.add(c);
   }
   const float width = options.width > 100.0f ? options.width : 800.0f;
   const Layout l = make_layout(b, width);
@@ -362,14 +477,15 @@ std::string write_svg(const Rig& rig, std::span<const SvgFrame> frames_in, const
 
   // Panel clips (the background may be larger than the drawing).
   pugi::xml_node defs = Drawer::el(svg, "defs");
-  for (int v = 0; v < 2; ++v) {
+  for (View v : {View::kFront, View::kSide}) {
     pugi::xml_node clip = defs.append_child("clipPath");
-    clip.append_attribute("id") = v == 0 ? "clip-front" : "clip-side";
+    clip.append_attribute("id") = v == View::kFront ? "clip-front" : "clip-side";
+    const std::array<glm::vec2, 4> rect = l.panel_rect(v);  // the rectangle planes are clipped to
     pugi::xml_node r = clip.append_child("rect");
-    r.append_attribute("x") = num(v == 0 ? 0.0f : panel).c_str();
-    r.append_attribute("y") = num(kSvgTop - 8.0f).c_str();
-    r.append_attribute("width") = num(panel).c_str();
-    r.append_attribute("height") = num(l.height - kSvgTop - kSvgBottom + 16.0f).c_str();
+    r.append_attribute("x") = num(rect[0].x).c_str();
+    r.append_attribute("y") = num(rect[0].y).c_str();
+    r.append_attribute("width") = num(rect[2].x - rect[0].x).c_str();
+    r.append_attribute("height") = num(rect[2].y - rect[0].y).c_str();
   }
   auto panels = [&](pugi::xml_node parent, const char* cls, bool clip, auto&& body) {
     for (View v : {View::kFront, View::kSide}) {

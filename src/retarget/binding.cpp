@@ -177,6 +177,7 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
   b.rest_correction.assign(static_cast<size_t>(nt), glm::quat(1, 0, 0, 0));
   b.translates.assign(static_cast<size_t>(nt), 0);
   b.source_rest_position.assign(static_cast<size_t>(nt), glm::vec3(0.0f));
+  b.rest_pivot.assign(static_cast<size_t>(nt), glm::vec3(0.0f));
   b.source_parents = source.parents;
   b.source_rest_rotation.resize(static_cast<size_t>(ns));
   for (int s = 0; s < ns; ++s)
@@ -253,15 +254,13 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
     b.source_rest_position[ut] = src.position[static_cast<size_t>(s)];
   }
 
-  // Travel (RT6): a mapped source joint carries travel when it is a source root, or hangs
-  // below one through unmapped joints that each have this one child (a root bone above the
-  // hips: "Armature", "Root"). Its motion is taken in skeleton space, through those animated
-  // ancestors, so a root bone's travel folds onto the pelvis instead of being lost. A limb
-  // mapped alone (its ancestors branch) never translates.
-  std::vector<unsigned char> source_mapped(static_cast<size_t>(ns), 0);
+  // Travel (RT6, RT10): a mapped source joint carries travel when it is a source root, or
+  // hangs below one through joints that each have this one child (a root bone above the hips:
+  // "Armature", "Root"), mapped or not. Its motion is taken in skeleton space, through those
+  // animated ancestors, so a root bone's travel folds onto the pelvis instead of being lost,
+  // and when the root bone drives a target root bone of its own, the pelvis still lands where
+  // the hips go. A limb mapped alone (its ancestors branch) never translates.
   std::vector<int> child_count(static_cast<size_t>(ns), 0);
-  for (int t = 0; t < nt; ++t)
-    if (b.source_index[static_cast<size_t>(t)] >= 0) source_mapped[static_cast<size_t>(b.source_index[static_cast<size_t>(t)])] = 1;
   for (int s = 0; s < ns; ++s)
     if (source.parents[static_cast<size_t>(s)] >= 0) ++child_count[static_cast<size_t>(source.parents[static_cast<size_t>(s)])];
   b.source_travel_chain.assign(static_cast<size_t>(ns), 0);
@@ -270,9 +269,10 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
     if (s < 0) continue;
     bool travels = true;
     for (int a = source.parents[static_cast<size_t>(s)]; a >= 0; a = source.parents[static_cast<size_t>(a)])
-      if (source_mapped[static_cast<size_t>(a)] || child_count[static_cast<size_t>(a)] != 1) travels = false;
+      if (child_count[static_cast<size_t>(a)] != 1) travels = false;
     if (!travels) continue;
     b.translates[static_cast<size_t>(t)] = 1;
+    b.rest_pivot[static_cast<size_t>(t)] = pivots[static_cast<size_t>(t)];
     for (int a = s; a >= 0; a = source.parents[static_cast<size_t>(a)]) b.source_travel_chain[static_cast<size_t>(a)] = 1;
   }
 
@@ -314,22 +314,22 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
   return b;
 }
 
-// Rig-space placement position (root part at identity) of joint t's part with `local` as its
-// T, its ancestors' T already in `target_local`. Walks up the ancestors: used only for the
-// overflow check of a translating joint, so the per-joint walk needs no positions.
+// Rig-space placement (root part at identity) of the part joint j places, from the T already
+// written to `target_local` for j and its ancestors. Walks up the ancestors: used only for
+// the translating joints, so the per-joint walk carries rotations alone.
 namespace {
-glm::vec3 rig_space_position(const Rig& rig, std::span<const Transform> target_local, size_t t, const Transform& local) {
+Transform rig_space_placement(const Rig& rig, std::span<const Transform> target_local, size_t j) {
   const auto parents = rig.parents();
   const auto c0 = rig.c0();
   const auto c1_inverse = rig.c1_inverse();
-  Transform placement = c0[t] * local * c1_inverse[t];
-  size_t top = t;
-  for (int a = parents[t]; a >= 0; a = parents[static_cast<size_t>(a)]) {
+  Transform placement = c0[j] * target_local[j] * c1_inverse[j];
+  size_t top = j;
+  for (int a = parents[j]; a >= 0; a = parents[static_cast<size_t>(a)]) {
     const auto ua = static_cast<size_t>(a);
     placement = c0[ua] * target_local[ua] * c1_inverse[ua] * placement;
     top = ua;
   }
-  return transform_point(rig.anchor()[top], placement.position);
+  return rig.anchor()[top] * placement;
 }
 }  // namespace
 
@@ -401,11 +401,17 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
         const glm::vec3 sp = ctx.source_position[us];
         // A huge source position or scale can overflow the travel: sanitized like a NaN (rule RT6).
         const glm::vec3 travel = b.facing * (sp - b.source_rest_position[t]) * b.translation_scale;
-        const glm::vec3 moved = glm::conjugate(attach) * travel;
+        // Rule RT10: the pivot goes to rest pivot + travel in rig space, so the offset from the
+        // current attachment adds what the animated parents moved it away from its rest place
+        // (exactly zero for a joint on the root part, whose attachment never moves).
+        const Transform parent_placement =
+            p >= 0 ? rig_space_placement(rig, target_local, static_cast<size_t>(p)) : anchor[t];
+        const glm::vec3 attach_position = transform_point(parent_placement, c0[t].position);
+        const glm::vec3 moved = glm::conjugate(attach) * (travel + (b.rest_pivot[t] - attach_position));
         if (is_finite(sp) && is_finite(moved)) {
           local.position = moved;
           // Finite travel that still overflows the part's placement gives no travel either.
-          if (!is_finite(rig_space_position(rig, target_local, t, local))) {
+          if (!is_finite(parent_placement * c0[t] * local * c1_inverse[t])) {
             local.position = glm::vec3(0.0f);
             ++report.sanitized;
           }

@@ -36,7 +36,8 @@ bool ignore_image(tinygltf::Image*, const int, std::string*, std::string*, int, 
 }
 
 // Frames of R15 under random motor rotations (and a translated LowerTorso), world placements
-// from evaluate_world exactly as the CLI's run loop computes them.
+// from evaluate_world exactly as the CLI's run loop computes them. The root starts at `root`
+// and moves and turns a little every frame (a scene root path), so the root node is keyed too.
 std::vector<io::FrameRecord> random_frames(const Rig& rig, const Transform& root, int count) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -52,8 +53,11 @@ std::vector<io::FrameRecord> random_frames(const Rig& rig, const Transform& root
     }
     r.local = pose.local;
     r.coverage = pose.coverage;
+    const float k = static_cast<float>(f);
+    r.root = Transform{glm::normalize(root.rotation * glm::angleAxis(0.05f * k, glm::vec3(0, 1, 0))),
+                       root.position + glm::vec3(0.2f * k, 0.0f, -0.1f * k)};
     r.world.resize(static_cast<size_t>(rig.joint_count()));
-    evaluate_world(rig, root, pose.local, r.world);
+    evaluate_world(rig, r.root, pose.local, r.world);
     frames.push_back(std::move(r));
   }
   return frames;
@@ -131,7 +135,7 @@ TEST_CASE("glTF export: nodes, boxes and keys re-read with tinygltf match the so
   for (const char* name : {"run.glb", "run.gltf"}) {
     INFO(name);
     const std::string path = (tmp / name).string();
-    REQUIRE(io::write_gltf_file(path, rig, root, frames, "wave"));
+    REQUIRE(io::write_gltf_file(path, rig, frames, "wave"));
     const tinygltf::Model m = load(path, std::string(name).ends_with(".glb"));
     // One node per part: the root part, then the child part of each joint, named by the part.
     REQUIRE(m.nodes.size() == static_cast<size_t>(rig.joint_count()) + 1);
@@ -167,7 +171,7 @@ TEST_CASE("glTF export: nodes, boxes and keys re-read with tinygltf match the so
         for (int c = 0; c < 4; ++c)
           for (int r = 0; r < 4; ++r) worst = std::max(worst, std::fabs(w[c][r] - ref[c][r]));
       };
-      compare(world[0], root);
+      compare(world[0], frames[k].root);
       for (size_t j = 0; j < frames[k].world.size(); ++j) compare(world[j + 1], frames[k].world[j]);
     }
     CHECK(worst < 1e-5f);
@@ -177,20 +181,23 @@ TEST_CASE("glTF export: nodes, boxes and keys re-read with tinygltf match the so
 TEST_CASE("glTF export refuses bad frames and unwritable files", "[io][gltf]") {
   const Rig rig = build_rig(*builtin_rig_desc("r6")).value();
   std::vector<io::FrameRecord> frames = random_frames(rig, Transform::identity(), 2);
-  CHECK_THAT(io::encode_gltf(rig, {}, {}, {}).message(), Catch::Contains("no frames"));
+  CHECK_THAT(io::encode_gltf(rig, {}, {}).message(), Catch::Contains("no frames"));
   auto short_frames = frames;
   short_frames[1].world.pop_back();
-  CHECK_THAT(io::encode_gltf(rig, {}, short_frames, {}).message(), Catch::Contains("frame 1 has 5 world placements"));
+  CHECK_THAT(io::encode_gltf(rig, short_frames, {}).message(), Catch::Contains("frame 1 has 5 world placements"));
   auto same_time = frames;
   same_time[1].time = same_time[0].time;
-  CHECK_THAT(io::encode_gltf(rig, {}, same_time, {}).message(), Catch::Contains("increasing"));
+  CHECK_THAT(io::encode_gltf(rig, same_time, {}).message(), Catch::Contains("increasing"));
   auto nan = frames;
   nan[0].world[2].position.x = std::nanf("");
-  CHECK_THAT(io::encode_gltf(rig, {}, nan, {}).message(), Catch::Contains("nonfinite"));
-  CHECK_THAT(io::write_gltf_file("/nonexistent-dir/x.glb", rig, {}, frames).message(),
+  CHECK_THAT(io::encode_gltf(rig, nan, {}).message(), Catch::Contains("nonfinite"));
+  auto nan_root = frames;
+  nan_root[1].root.position.y = std::nanf("");
+  CHECK_THAT(io::encode_gltf(rig, nan_root, {}).message(), Catch::Contains("frame 1: the root placement is nonfinite"));
+  CHECK_THAT(io::write_gltf_file("/nonexistent-dir/x.glb", rig, frames).message(),
              Catch::Contains("/nonexistent-dir/x.glb: cannot open"));
   // The .glb container: magic, version 2, total length, a JSON chunk then a BIN chunk.
-  const std::vector<std::uint8_t> glb = io::encode_gltf(rig, {}, frames, {}).value();
+  const std::vector<std::uint8_t> glb = io::encode_gltf(rig, frames, {}).value();
   auto u32 = [&](size_t at) {
     std::uint32_t v;
     std::memcpy(&v, glb.data() + at, 4);

@@ -200,6 +200,10 @@ struct FootReport {
   float lift = 0.0f;         // studs along up applied to the sole this frame (after policy and smoothing)
   float tilt_deg = 0.0f;     // degrees the foot was turned toward the ground normal
   float sole_error = 0.0f;   // studs from the final sole to its target (hit point + animated clearance)
+  // The foot's ray this frame (rule G1), world space, for drawings and debugging:
+  glm::vec3 ray_origin{0.0f};                // probe_height above the animated sole, along up
+  glm::vec3 ray_end{0.0f};                   // the hit point when hit, else origin + direction * length
+  glm::vec3 hit_normal{0.0f, 1.0f, 0.0f};    // unit ground normal at the hit (unsmoothed); up when missed
 };
 
 /// The feet control's part of a report (foot_count 0 for other kinds). Fixed size: no allocation.

@@ -39,8 +39,8 @@ struct ControlRecord {
   std::optional<FeetReport> feet;  // feet controls: per-foot lift, hit, tilt, clamped; pelvis drop
 };
 
-/// One solved frame: per joint in layout order, the final T, its coverage and the world
-/// placement of the child part (part1).
+/// One solved frame: the root part's world placement, and per joint in layout order, the final
+/// T, its coverage and the world placement of the child part (part1).
 struct FrameRecord {
   int frame = 0;
   float time = 0.0f;
@@ -48,6 +48,7 @@ struct FrameRecord {
   std::vector<float> coverage;
   std::vector<Transform> world;
   std::vector<ControlRecord> controls;
+  Transform root;  // the root part's world placement this frame (moves with a scene root path; not in JSON)
 };
 
 /// Serializes frames as one `asterune.frames/1` object:

@@ -34,16 +34,17 @@ struct GltfWriteOptions {
 };
 
 /// Encodes the rig and `frames` (in time order, each with rig.joint_count() world placements)
-/// as a glTF 2.0 document: the bytes of a .glb, or the text of a .gltf. `root` is the root
-/// part's world placement (the run's root). Fails, naming the frame, when a record has the
-/// wrong number of entries, a nonfinite placement, or times that do not increase; and when
-/// `frames` is empty. Allocates (export time, not per frame).
-Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, const Transform& root,
-                                              std::span<const FrameRecord> frames, const GltfWriteOptions& options);
+/// as a glTF 2.0 document: the bytes of a .glb, or the text of a .gltf. The root part's node
+/// takes each frame's FrameRecord::root (so a root that moves along a path is keyed too). Fails,
+/// naming the frame, when a record has the wrong number of entries, a nonfinite placement
+/// (root included), or times that do not increase; and when `frames` is empty or the rig has
+/// no root part. Allocates (export time, not per frame).
+Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const FrameRecord> frames,
+                                              const GltfWriteOptions& options);
 
 /// encode_gltf() into `path`; binary when the extension is .glb (case-insensitive), else
 /// .gltf text. Fails naming the file when it cannot be written.
-Status write_gltf_file(const std::filesystem::path& path, const Rig& rig, const Transform& root,
-                       std::span<const FrameRecord> frames, const std::string& animation_name = "asterune");
+Status write_gltf_file(const std::filesystem::path& path, const Rig& rig, std::span<const FrameRecord> frames,
+                       const std::string& animation_name = "asterune");
 
 }  // namespace asterune::io

@@ -25,7 +25,17 @@
 // Extending (ground, foot rays, hit points): callers add SvgPrimitives, per frame (SvgFrame::extras)
 // or once for the whole drawing (SvgOptions::background, drawn under the skeleton and NOT
 // counted in the bounds, so an endless ground plane does not shrink the character; each panel
-// clips it). Styles are CSS classes; the built-in ones are listed in svg_style.
+// clips it). Styles are CSS classes; the built-in ones are listed in svg_style. Every
+// primitive is projected with the formulas above:
+//   - points, lines, polylines and polygons: their corners;
+//   - boxes: the outline (convex hull) of the 8 projected corners, like the part boxes;
+//   - planes: a plane seen edge-on is a line only in a section, so each view cuts it with the
+//     section through the middle of the drawing's depth (front: z = (zmin + zmax) / 2, side:
+//     x = (xmin + xmax) / 2); the resulting line is clipped to the panel (x in [0, W/2] for
+//     the front panel, [W/2, W] for the side panel; y in [kSvgTop - 8, H - kSvgBottom + 8]) and
+//     the solid side (n . (p - point) < 0) is filled. A plane facing the view (its normal
+//     within 1e-6 of the view axis) has no line in that view and is not drawn there.
+// Extras in SvgFrame::extras count in the bounds (planes excepted: they have no extent).
 #pragma once
 
 #include <filesystem>
@@ -49,36 +59,74 @@ inline constexpr float kSvgMargin = 24.0f;   // px kept free on each side of a p
 namespace svg_style {
 inline constexpr const char* kTarget = "target";  // control target: red cross
 inline constexpr const char* kPole = "pole";      // IK pole: blue diamond
-inline constexpr const char* kGround = "ground";  // ground shape: grey fill
-inline constexpr const char* kRay = "ray";        // foot ray: dashed green line
-inline constexpr const char* kHit = "hit";        // ray hit point: green dot
-inline constexpr const char* kNote = "note";      // anything else: dark dot / line
+inline constexpr const char* kGround = "ground";         // ground shape: grey fill, grey outline
+inline constexpr const char* kGroundOff = "ground-off";  // non-colliding ground: dashed outline, no fill
+inline constexpr const char* kRay = "ray";               // foot ray: dashed green line
+inline constexpr const char* kHit = "hit";               // ray hit point: small green cross (+)
+inline constexpr const char* kNormal = "normal";         // ground normal at a hit: short green line
+inline constexpr const char* kNote = "note";             // anything else: dark dot / line
 }  // namespace svg_style
 
-/// A world-space segment (studs). An empty label draws no text.
+// Every primitive has an optional label (empty: no text) and an optional id, written as the
+// element's data-id attribute (empty: none), so tools and tests can find it.
+
+/// A world-space segment (studs).
 struct SvgLine {
   glm::vec3 from{0.0f}, to{0.0f};
   std::string label;
   std::string style = svg_style::kRay;
+  std::string id;
 };
-/// A world-space point marker with an optional label.
+/// A world-space point marker: a cross for kTarget and kHit, a diamond for kPole, else a dot.
 struct SvgPoint {
   glm::vec3 at{0.0f};
   std::string label;
   std::string style = svg_style::kNote;
+  std::string id;
 };
 /// A world-space polygon (its corners in order; drawn as the projected outline, filled).
 struct SvgPolygon {
   std::vector<glm::vec3> corners;
   std::string label;
   std::string style = svg_style::kGround;
+  std::string id;
+};
+/// An open world-space polyline (at least 2 points; drawn unfilled), e.g. a height-field profile.
+struct SvgPolyline {
+  std::vector<glm::vec3> points;
+  std::string label;
+  std::string style = svg_style::kGround;
+  std::string id;
+};
+/// A box of full edge lengths `size` at `placement` (centre and axes), drawn as its outline.
+struct SvgBox {
+  Transform placement;
+  glm::vec3 size{1.0f};
+  std::string label;
+  std::string style = svg_style::kGround;
+  std::string id;
+};
+/// An infinite plane through `point` with normal `normal` (need not be unit; solid below it),
+/// drawn as its section line in each view and clipped to the panel (see the header comment).
+struct SvgPlane {
+  glm::vec3 point{0.0f};
+  glm::vec3 normal{0.0f, 1.0f, 0.0f};
+  std::string label;
+  std::string style = svg_style::kGround;
+  std::string id;
 };
 /// The hook for everything that is not the rig: targets, poles, ground, rays, hits.
+/// Drawn in this order: planes, boxes, polygons, polylines, lines, points.
 struct SvgPrimitives {
   std::vector<SvgLine> lines;
   std::vector<SvgPoint> points;
   std::vector<SvgPolygon> polygons;
-  bool empty() const { return lines.empty() && points.empty() && polygons.empty(); }
+  std::vector<SvgPolyline> polylines;
+  std::vector<SvgBox> boxes;
+  std::vector<SvgPlane> planes;
+  bool empty() const {
+    return lines.empty() && points.empty() && polygons.empty() && polylines.empty() && boxes.empty() && planes.empty();
+  }
 };
 
 /// One frame to draw: the root part placement and each joint's child-part world placement

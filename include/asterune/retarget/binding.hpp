@@ -44,11 +44,14 @@ struct RetargetBinding {
   std::vector<int> source_index;           // driving source joint, -1 when unmapped (RT5)
   std::vector<glm::quat> carry;            // K_t (identity when unmapped)
   std::vector<glm::quat> rest_correction;  // M_t: rotation taking F*source bone dir onto target bone dir at rest
-  // 1 when this joint carries travel (RT6): its source joint is a source root, or hangs below
-  // one through unmapped single-child joints (a root bone above the hips), whose animated
-  // motion then folds into its travel.
+  // 1 when this joint carries travel (RT6, RT10): its source joint is a source root, or hangs
+  // below one through single-child joints (a root bone above the hips), whose animated motion
+  // then folds into its travel; such an ancestor may itself be mapped (onto a target root bone).
   std::vector<unsigned char> translates;
   std::vector<glm::vec3> source_rest_position;  // skeleton-space rest position of the driving source joint
+  // Translating joints: the joint's rig-space rest pivot (root part at identity). The sampler
+  // puts the pivot at rest_pivot + travel, re-expressed through the current parent (RT10).
+  std::vector<glm::vec3> rest_pivot;
 
   // Per source joint.
   std::vector<int> source_parents;
@@ -96,7 +99,9 @@ struct RetargetReport {
 /// rule RT4-RT6. `source_local` holds the FULL sampled local transform of every source joint
 /// (source_skeleton.hpp); `source_coverage` its coverage (empty span: all 1). Writes every
 /// target joint's T and coverage: mapped joints get the retargeted rotation (and travel on the
-/// translating joint) with the source coverage; unmapped joints get identity and coverage 0.
+/// translating joints: the pivot lands at its rest pivot plus the scaled skeleton-space travel
+/// of its source joint, whatever its animated parents did) with the source coverage; unmapped
+/// joints get identity and coverage 0.
 /// `context.target_rotation` receives the rig-space part rotations (root part at identity).
 /// Allocation-free, never throws, deterministic. A nonfinite source rotation is replaced by
 /// its rest rotation; a nonfinite position on a travel chain gives no travel that frame.

@@ -1,0 +1,380 @@
+// asterune-solve's exports on real scenes, through the command line's own code (make_run,
+// run_frames, write_svg_file, write_out_file): the written files are read back (pugixml for the
+// SVG and the KeyframeSequence, nlohmann-json for the glTF) and their numbers compared with
+// values worked out here from the scene's numbers and the projection documented in
+// include/asterune/io/svg_writer.hpp, never with values taken from the writers.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <pugixml.hpp>
+
+#include "export.hpp"
+#include "run.hpp"
+#include "scene_run.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace asterune;
+
+namespace {
+
+constexpr float kWidth = 800.0f;  // the CLI draws at the writer's default width
+
+// The SVG layout of svg_writer.hpp, computed here from its documented formula: B = the bounds
+// of every part box (8 corners), the root part's box and the per-frame extras of every drawn
+// frame, each axis grown to at least 1 stud; s = min((W/2 - 48) / B.x, (W/2 - 48) / B.z, W / B.y).
+struct HandLayout {
+  glm::vec3 lo{std::numeric_limits<float>::max()}, hi{std::numeric_limits<float>::lowest()};
+  float s = 0.0f, front_x0 = 0.0f, side_x0 = 0.0f;
+
+  void add(const glm::vec3& p) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  void add_box(const Transform& t, const glm::vec3& size) {
+    for (int i = 0; i < 8; ++i) {
+      const glm::vec3 local((i & 1) ? 0.5f * size.x : -0.5f * size.x, (i & 2) ? 0.5f * size.y : -0.5f * size.y,
+                            (i & 4) ? 0.5f * size.z : -0.5f * size.z);
+      add(t.position + t.rotation * local);
+    }
+  }
+  void add_frame(const Rig& rig, const io::FrameRecord& rec) {
+    for (int j = 0; j < rig.joint_count(); ++j)
+      add_box(rec.world[static_cast<size_t>(j)], rig.part(rig.part1()[static_cast<size_t>(j)]).size);
+    add_box(rec.root, rig.part(rig.root_part()).size);
+  }
+  void finish() {
+    for (int a = 0; a < 3; ++a) {
+      const float e = hi[a] - lo[a];
+      if (e < 1.0f) {
+        lo[a] -= 0.5f * (1.0f - e);
+        hi[a] += 0.5f * (1.0f - e);
+      }
+    }
+    const glm::vec3 e = hi - lo;
+    const float panel = kWidth / 2.0f;
+    s = std::min({(panel - 48.0f) / e.x, (panel - 48.0f) / e.z, kWidth / e.y});
+    front_x0 = (panel - e.x * s) / 2.0f;
+    side_x0 = panel + (panel - e.z * s) / 2.0f;
+  }
+  // front: u = -x; side: u = -z; v = y (56 = kSvgTop).
+  glm::vec2 front(const glm::vec3& p) const { return {front_x0 + (hi.x - p.x) * s, 56.0f + (hi.y - p.y) * s}; }
+  glm::vec2 side(const glm::vec3& p) const { return {side_x0 + (hi.z - p.z) * s, 56.0f + (hi.y - p.y) * s}; }
+};
+
+pugi::xml_document load_svg(const std::filesystem::path& path) {
+  pugi::xml_document doc;
+  const pugi::xml_parse_result r = doc.load_file(path.c_str());
+  INFO(path << ": " << r.description());
+  REQUIRE(r);
+  REQUIRE(std::string(doc.document_element().name()) == "svg");
+  return doc;
+}
+
+std::vector<glm::vec2> parse_points(const char* text) {
+  std::vector<glm::vec2> out;
+  std::string s(text);
+  std::replace(s.begin(), s.end(), ',', ' ');
+  std::istringstream in(s);
+  float x = 0.0f, y = 0.0f;
+  while (in >> x >> y) out.emplace_back(x, y);
+  return out;
+}
+
+pugi::xml_node select(const pugi::xml_document& doc, const std::string& xpath) {
+  const pugi::xpath_node n = doc.select_node(xpath.c_str());
+  INFO(xpath);
+  REQUIRE(n);
+  return n.node();
+}
+
+float distance_to_nearest(const std::vector<glm::vec2>& points, glm::vec2 p) {
+  float best = std::numeric_limits<float>::max();
+  for (const glm::vec2& q : points) best = std::min(best, glm::length(q - p));
+  return best;
+}
+
+std::vector<io::FrameRecord> run_all(cli::Run& run) {
+  std::vector<io::FrameRecord> recs;
+  cli::run_frames(run, 0, run.frames - 1, [&](const io::FrameRecord& r) { recs.push_back(r); });
+  REQUIRE(recs.size() == static_cast<size_t>(run.frames));
+  return recs;
+}
+
+const io::ControlRecord* feet_record(const io::FrameRecord& rec) {
+  for (const io::ControlRecord& c : rec.controls)
+    if (c.feet) return &c;
+  return nullptr;
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  REQUIRE(out.good());
+}
+
+}  // namespace
+
+TEST_CASE("svg of walk_over_step: ground shapes, foot rays and hit points at hand-computed pixels", "[cli][svg]") {
+  cli::RunRequest request;
+  request.scene = std::string(ASTERUNE_EXAMPLES_DIR) + "/walk_over_step.scene.json";
+  cli::Run run = cli::make_run(request);
+  REQUIRE(run.ground);
+  const std::vector<io::FrameRecord> recs = run_all(run);
+
+  // From the scene file: the step is box 1, centre (0, 0.125, 1.75), size (6, 0.25, 1.5): its
+  // top is at y = 0.25 over x [-3, 3], z [1, 2.5]. The root has no rotation, so every ray is
+  // vertical; probe_height 1 makes it 2 studs long.
+  constexpr float kStepTop = 0.125f + 0.25f / 2.0f;
+  // The first frame in which a foot's ray lands well inside the step's top face.
+  size_t pick = recs.size();
+  int foot = -1;
+  for (size_t f = 0; f < recs.size() && pick == recs.size(); ++f) {
+    const io::ControlRecord* feet = feet_record(recs[f]);
+    REQUIRE(feet);
+    for (int i = 0; i < feet->feet->foot_count; ++i) {
+      const FootReport& r = feet->feet->feet[static_cast<size_t>(i)];
+      if (r.hit && std::fabs(r.ray_end.x) < 2.9f && r.ray_end.z > 1.1f && r.ray_end.z < 2.4f &&
+          std::fabs(r.ray_end.y - kStepTop) < 0.01f) {
+        pick = f;
+        foot = i;
+        break;
+      }
+    }
+  }
+  REQUIRE(pick < recs.size());
+  const io::FrameRecord& rec = recs[pick];
+  const FootReport& on_step = feet_record(rec)->feet->feet[static_cast<size_t>(foot)];
+  INFO("frame " << rec.frame << ", foot " << foot);
+  // The hit the feet control reports is where the step is: on its top face, straight below
+  // the ray's origin, with the face's normal.
+  CHECK(on_step.ray_end.y == Approx(kStepTop).margin(1e-5));
+  CHECK(on_step.ray_end.x == Approx(on_step.ray_origin.x).margin(1e-5));
+  CHECK(on_step.ray_end.z == Approx(on_step.ray_origin.z).margin(1e-5));
+  CHECK(on_step.ray_origin.y - on_step.ray_end.y <= 2.0f);
+  CHECK(glm::length(on_step.hit_normal - glm::vec3(0, 1, 0)) < 1e-5f);
+
+  const test::TempDir tmp("cli_walk_svg");
+  cli::SvgRequest svg;
+  svg.path = (tmp / "walk.svg").string();
+  cli::write_svg_file(svg, false, run, std::span<const io::FrameRecord>(&rec, 1));
+  const pugi::xml_document doc = load_svg(svg.path);
+
+  // The layout by hand: this frame's parts and root, plus its extras (each foot's ray, and at a
+  // hit the normal drawn kSvgNormalLength studs long).
+  HandLayout l;
+  l.add_frame(run.rig, rec);
+  const io::ControlRecord& feet = *feet_record(rec);
+  for (int i = 0; i < feet.feet->foot_count; ++i) {
+    const FootReport& r = feet.feet->feet[static_cast<size_t>(i)];
+    l.add(r.ray_origin);
+    l.add(r.ray_end);
+    if (r.hit) l.add(r.ray_end + cli::kSvgNormalLength * r.hit_normal);
+  }
+  l.finish();
+  INFO("s = " << l.s << " px/stud");
+
+  const std::string frame = "//g[@class='frame']/g[@data-view='";
+  const std::string id = "Feet foot " + std::to_string(foot);
+  const glm::vec3 hit(on_step.ray_end.x, kStepTop, on_step.ray_end.z);
+  for (const bool front : {true, false}) {
+    const char* view = front ? "front" : "side";
+    INFO(view);
+    auto project = [&](const glm::vec3& p) { return front ? l.front(p) : l.side(p); };
+    // The hit cross: centred on the projected hit point.
+    const pugi::xml_node cross = select(doc, frame + view + "']/g[@class='hit'][@data-id='" + id + " hit']");
+    const pugi::xml_node bar = cross.child("line");
+    const glm::vec2 centre(0.5f * (bar.attribute("x1").as_float() + bar.attribute("x2").as_float()),
+                           0.5f * (bar.attribute("y1").as_float() + bar.attribute("y2").as_float()));
+    const glm::vec2 want = project(hit);
+    CHECK(centre.x == Approx(want.x).margin(0.01));
+    CHECK(centre.y == Approx(want.y).margin(0.01));
+    // The ray: from 1 stud (probe_height) above the animated sole down to the hit.
+    const pugi::xml_node ray = select(doc, frame + view + "']/line[@class='ray'][@data-id='" + id + " ray']");
+    CHECK(ray.attribute("x2").as_float() == Approx(want.x).margin(0.01));
+    CHECK(ray.attribute("y2").as_float() == Approx(want.y).margin(0.01));
+    CHECK(ray.attribute("x1").as_float() == Approx(want.x).margin(0.01));  // vertical in both views
+    CHECK(ray.attribute("y1").as_float() < want.y);
+
+    // The step's corner (3, 0.25, 2.5) is a corner of its outline in both views.
+    const std::string bg = std::string("//g[@class='background'][@data-view='") + view + "']";
+    const std::vector<glm::vec2> step =
+        parse_points(select(doc, bg + "/polygon[@data-id='ground box 1']").attribute("points").value());
+    CHECK(step.size() == 4);
+    CHECK(distance_to_nearest(step, project({3.0f, kStepTop, 2.5f})) < 0.01f);
+    // The slope: heightfield 0 at origin (-3, 0, -4), cell 1.5, heights rising from -0.3 at
+    // column 0 to 0.3 at column 4; its row 0 ends at (3, 0.3, -4). 4 rows + 5 columns of lines.
+    const std::vector<glm::vec2> row0 =
+        parse_points(select(doc, bg + "/polyline[@data-id='ground heightfield 0 row 0']").attribute("points").value());
+    REQUIRE(row0.size() == 5);
+    CHECK(glm::length(row0.back() - project({3.0f, 0.3f, -4.0f})) < 0.01f);
+    CHECK(glm::length(row0.front() - project({-3.0f, -0.3f, -4.0f})) < 0.01f);
+    CHECK(doc.select_nodes((bg + "/polyline[starts-with(@data-id,'ground heightfield 0 ')]").c_str()).size() == 9);
+    // The floor box (box 0) collides; the last box does not and is drawn dashed.
+    CHECK(std::string(select(doc, bg + "/polygon[@data-id='ground box 0']").attribute("class").value()) == "ground");
+    CHECK(std::string(select(doc, bg + "/polygon[@data-id='ground box 2']").attribute("class").value()) == "ground-off");
+  }
+  // A feet control has no target: no "Feet target" marker at the origin.
+  CHECK_FALSE(doc.select_node("//text[.='Feet target']"));
+}
+
+TEST_CASE("svg and out files use the rig's own root part, where the scene's root path puts it", "[cli][svg][out]") {
+  // A rig whose root part is "Base"; a part named HumanoidRootPart hangs at the end of the
+  // chain, so nothing may take the root for it. The scene moves the root along a path: from
+  // (0, 1, 0) to (4, 1, -2) in 1 s while turning 45 degrees about +Y, then holds.
+  const test::TempDir tmp("cli_root_part");
+  write_text(tmp / "based.rig.json", R"({
+    "format": "asterune.rig/1", "name": "Based", "root": "Base",
+    "parts": [{"name": "HumanoidRootPart", "size": [0.5, 0.5, 0.5]},
+              {"name": "Base", "size": [2, 1, 1]},
+              {"name": "Body", "size": [1, 2, 1]}],
+    "joints": [{"name": "Spine", "part0": "Base", "part1": "Body", "c0": {"position": [0, 0.5, 0]}, "c1": {"position": [0, -1, 0]}},
+               {"name": "Handle", "part0": "Body", "part1": "HumanoidRootPart", "c0": {"position": [0, 1, 0]}, "c1": {"position": [0, -0.25, 0]}}]
+  })");
+  write_text(tmp / "based.scene.json", R"({
+    "format": "asterune.scene/1", "rig": "based.rig.json",
+    "root": {"path": [{"t": 0, "position": [0, 1, 0]},
+                      {"t": 1, "position": [4, 1, -2], "rotation": [0.92387953, 0, 0.38268343, 0]}]},
+    "frames": 7, "dt": 0.2
+  })");
+  cli::RunRequest request;
+  request.scene = (tmp / "based.scene.json").string();
+  cli::Run run = cli::make_run(request);
+  REQUIRE(run.rig.part(run.rig.root_part()).name == "Base");
+  const std::vector<io::FrameRecord> recs = run_all(run);
+  // The root at frame k, from the scene's numbers: u = min(0.2 k, 1), position (4u, 1, -2u),
+  // rotation u * 45 degrees about +Y.
+  auto expected_root = [](int k) {
+    const float u = std::min(0.2f * static_cast<float>(k), 1.0f);
+    return Transform{glm::angleAxis(u * 0.25f * 3.14159265f, glm::vec3(0, 1, 0)), glm::vec3(4 * u, 1, -2 * u)};
+  };
+  for (const io::FrameRecord& r : recs) {
+    const Transform want = expected_root(r.frame);
+    CHECK(glm::length(r.root.position - want.position) < 1e-5f);
+    CHECK(std::fabs(glm::dot(r.root.rotation, want.rotation)) > 1.0f - 1e-6f);
+  }
+
+  SECTION("--svg --svg-animate: each frame's root part box is Base's, at that frame's root") {
+    cli::SvgRequest svg;
+    svg.path = (tmp / "based.svg").string();
+    svg.animate = true;
+    cli::write_svg_file(svg, false, run, recs);
+    const pugi::xml_document doc = load_svg(svg.path);
+    HandLayout l;
+    for (const io::FrameRecord& r : recs) l.add_frame(run.rig, r);
+    l.finish();
+    for (int k = 0; k < run.frames; ++k) {
+      INFO("frame " << k);
+      // The outline's pixel bounds are those of the 8 projected corners of Base's 2 x 1 x 1 box.
+      std::array<glm::vec2, 8> front{}, side{};
+      const Transform root = expected_root(k);
+      for (int i = 0; i < 8; ++i) {
+        const glm::vec3 local((i & 1) ? 1.0f : -1.0f, (i & 2) ? 0.5f : -0.5f, (i & 4) ? 0.5f : -0.5f);
+        const glm::vec3 corner = root.position + root.rotation * local;
+        front[static_cast<size_t>(i)] = l.front(corner);
+        side[static_cast<size_t>(i)] = l.side(corner);
+      }
+      for (const bool is_front : {true, false}) {
+        const std::string xpath = "//g[@class='frame'][@data-frame='" + std::to_string(k) + "']/g[@data-view='" +
+                                  (is_front ? "front" : "side") + "']/polygon[@class='part root']";
+        const pugi::xml_node poly = select(doc, xpath);
+        CHECK(std::string(poly.attribute("data-part").value()) == "Base");
+        const std::vector<glm::vec2> got = parse_points(poly.attribute("points").value());
+        REQUIRE(!got.empty());
+        const auto& want = is_front ? front : side;
+        glm::vec2 glo(1e9f), ghi(-1e9f), wlo(1e9f), whi(-1e9f);
+        for (const glm::vec2& p : got) {
+          glo = glm::min(glo, p);
+          ghi = glm::max(ghi, p);
+        }
+        for (const glm::vec2& p : want) {
+          wlo = glm::min(wlo, p);
+          whi = glm::max(whi, p);
+        }
+        CHECK(glm::length(glo - wlo) < 0.01f);
+        CHECK(glm::length(ghi - whi) < 0.01f);
+      }
+    }
+    CHECK(doc.select_node("//text[.='root: Base']"));
+  }
+
+  SECTION("--out FILE.rbxmx: every Keyframe's top-level Pose is Base") {
+    const std::filesystem::path path = tmp / "based.rbxmx";
+    cli::write_out_file(path.string(), run, recs, {});
+    pugi::xml_document doc;
+    REQUIRE(doc.load_file(path.c_str()));
+    const pugi::xpath_node_set keyframes = doc.select_nodes("/roblox/Item[@class='KeyframeSequence']/Item[@class='Keyframe']");
+    REQUIRE(keyframes.size() == recs.size());
+    for (const pugi::xpath_node& kf : keyframes) {
+      const pugi::xpath_node_set top = kf.node().select_nodes("Item[@class='Pose']");
+      REQUIRE(top.size() == 1);
+      CHECK(std::string(top.first().node().select_node("Properties/string[@name='Name']").node().child_value()) == "Base");
+      CHECK(top.first().node().select_node(
+          "Item[@class='Pose'][Properties/string[@name='Name']='Body']/Item[@class='Pose'][Properties/string[@name='Name']='HumanoidRootPart']"));
+    }
+  }
+
+  SECTION("--out FILE.gltf: the root node is Base, keyed along the root path") {
+    const std::filesystem::path path = tmp / "based.gltf";
+    cli::write_out_file(path.string(), run, recs, {});
+    std::ifstream in(path);
+    const nlohmann::json gltf = nlohmann::json::parse(in);
+    REQUIRE(gltf["nodes"][0]["name"] == "Base");
+    REQUIRE(gltf["scenes"][0]["nodes"] == nlohmann::json::array({0}));
+    // The embedded buffer (data:...;base64,...) decoded here.
+    const std::string uri = gltf["buffers"][0]["uri"];
+    const std::string b64 = uri.substr(uri.find(',') + 1);
+    std::vector<unsigned char> bytes;
+    unsigned bits = 0;
+    int nbits = 0;
+    for (char ch : b64) {
+      int v = -1;
+      if (ch >= 'A' && ch <= 'Z') v = ch - 'A';
+      else if (ch >= 'a' && ch <= 'z') v = ch - 'a' + 26;
+      else if (ch >= '0' && ch <= '9') v = ch - '0' + 52;
+      else if (ch == '+') v = 62;
+      else if (ch == '/') v = 63;
+      if (v < 0) continue;
+      bits = (bits << 6) | static_cast<unsigned>(v);
+      nbits += 6;
+      if (nbits >= 8) {
+        nbits -= 8;
+        bytes.push_back(static_cast<unsigned char>((bits >> nbits) & 0xffu));
+      }
+    }
+    auto floats = [&](int accessor, size_t element, int width) {
+      const nlohmann::json& a = gltf["accessors"][static_cast<size_t>(accessor)];
+      const nlohmann::json& v = gltf["bufferViews"][a["bufferView"].get<size_t>()];
+      const size_t stride = v.value("byteStride", static_cast<size_t>(width) * 4);
+      const size_t at = v.value("byteOffset", size_t{0}) + a.value("byteOffset", size_t{0}) + element * stride;
+      std::vector<float> out(static_cast<size_t>(width));
+      REQUIRE(at + out.size() * 4 <= bytes.size());
+      std::memcpy(out.data(), bytes.data() + at, out.size() * 4);
+      return out;
+    };
+    int translation = -1, rotation = -1;
+    for (const nlohmann::json& ch : gltf["animations"][0]["channels"]) {
+      if (ch["target"]["node"] != 0) continue;
+      const int output = gltf["animations"][0]["samplers"][ch["sampler"].get<size_t>()]["output"];
+      (ch["target"]["path"] == "translation" ? translation : rotation) = output;
+    }
+    REQUIRE(translation >= 0);
+    REQUIRE(rotation >= 0);
+    for (size_t k = 0; k < recs.size(); ++k) {
+      INFO("key " << k);
+      const Transform want = expected_root(static_cast<int>(k));
+      const std::vector<float> t = floats(translation, k, 3), q = floats(rotation, k, 4);
+      CHECK(glm::length(glm::vec3(t[0], t[1], t[2]) - want.position) < 1e-5f);
+      CHECK(std::fabs(glm::dot(glm::quat(q[3], q[0], q[1], q[2]), want.rotation)) > 1.0f - 1e-6f);
+    }
+  }
+}
