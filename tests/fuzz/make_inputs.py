@@ -112,6 +112,11 @@ def regressions():
     write("regression/rig_json", "key_with_line_break.json",
           '{"format": "asterune.rig/1", "name": "x", "root": "A", "parts": '
           '[{"name": "A", "size": [1, 1, 1], "placem\\nt": 1}], "joints": []}')
+    # A number holding line breaks was echoed into a multi-line message (long local run).
+    r6 = (DATA / "roblox" / "ccdik_DummyR6.rbxmx").read_text()
+    i = r6.index("<X>") + 3
+    j = r6.index("</X>", i)
+    write("regression/rbxmx", "number_with_line_breaks.rbxmx", r6[:i] + r6[i:j] + "\n\n27" + r6[j:])
     # 2. Nested <Item> in .rbxmx overflowed the stack through recursion (about 9,000 levels).
     write("regression/rbxmx", "nested_items_20000.rbxmx",
           '<roblox version="4">' + '<Item class="Model">' * 20000 + "</Item>" * 20000 + "</roblox>")
