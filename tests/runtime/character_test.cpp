@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include "asterune/clip/binding.hpp"
+#include "asterune/controls/ground.hpp"
 #include "asterune/rig/builtin.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/runtime/character.hpp"
@@ -62,7 +63,13 @@ std::vector<ControlDesc> controls_for(int i) {
   ik.end = "LeftHand";
   ik.end_offset = glm::vec3(0.0f, -0.15f, 0.0f);
   arm.settings = ik;
+  ControlDesc feet;
+  feet.name = "Feet";
+  FeetSettings fs;
+  fs.legs = {FeetLeg{"LeftUpperLeg", "LeftFoot", {}}, FeetLeg{"RightUpperLeg", "RightFoot", {}}};
+  feet.settings = fs;
   if (i % 3 == 0) return {look};
+  if (i % 3 == 1) return {look, arm, feet};
   return {look, arm};
 }
 
@@ -70,15 +77,25 @@ struct Crowd {
   Rig rig = build_rig(*builtin_rig_desc("r15")).value();
   Clip clip = swing_clip(rig);
   AnimationBinding binding;
+  Ground ground = tilted_ground();
   CharacterSetup setup;
   std::vector<Character> characters;
+
+  // A 15 degree slope through the origin, shared by every character's feet (rule G1).
+  static Ground tilted_ground() {
+    GroundDesc g;
+    GroundPlane slope;
+    slope.normal = {std::sin(0.2618f), std::cos(0.2618f), 0.0f};
+    g.planes.push_back(slope);
+    return build_ground(g).value();
+  }
 
   explicit Crowd(int count) {
     Result<ClipBinding> b = build_clip_binding(clip, rig);
     REQUIRE(b.ok());
     binding.mode = AnimationMode::kNative;
     binding.clip_binding = std::move(b).value();
-    setup = CharacterSetup{&rig, &clip, &binding, WrapMode::kLoop};
+    setup = CharacterSetup{&rig, &clip, &binding, WrapMode::kLoop, &ground};
     for (int i = 0; i < count; ++i) {
       const Transform root{glm::angleAxis(0.1f * static_cast<float>(i), glm::vec3(0, 1, 0)),
                            {2.0f * static_cast<float>(i % 8), 3.0f, -2.0f * static_cast<float>(i / 8)}};
@@ -144,6 +161,30 @@ TEST_CASE("batch update is bit-identical to one-by-one updates, in any order and
   // The characters really differ from each other (the comparison is not vacuous).
   CHECK_FALSE(same(reference.characters[1], reference.characters[2]));
   CHECK(reference.characters[5].stack.report(0).status == ControlStatus::kSolved);
+  // The shared ground reached the feet controls (character 1 has one, on the slope).
+  const ControlReport& feet = reference.characters[1].stack.report(2);
+  REQUIRE(feet.feet.foot_count == 2);
+  CHECK((feet.feet.feet[0].hit || feet.feet.feet[1].hit));  // the swinging legs may lift one out of reach
+}
+
+TEST_CASE("the setup's ground is what the characters' feet stand on", "[runtime]") {
+  // rule G1: CharacterSetup::ground is passed to every character's stack; without it every
+  // foot ray misses. On the slope (its surface at height -x tan 15deg under a foot at x), each
+  // foot's ray ends on the plane.
+  Crowd crowd(2);
+  Character& c = crowd.characters[1];
+  REQUIRE(update_character(crowd.setup, c, 1.0f / 60.0f));
+  const ControlReport& on_slope = c.stack.report(2);
+  REQUIRE(on_slope.feet.foot_count == 2);
+  for (int f = 0; f < 2; ++f) {
+    const FootReport& foot = on_slope.feet.feet[static_cast<size_t>(f)];
+    CHECK(foot.hit);
+    CHECK(foot.ray_end.y == Approx(-foot.ray_end.x * std::tan(0.2618f)).margin(1e-4));
+  }
+  CharacterSetup no_ground = crowd.setup;
+  no_ground.ground = nullptr;
+  REQUIRE(update_character(no_ground, c, 1.0f / 60.0f));
+  for (int f = 0; f < 2; ++f) CHECK_FALSE(c.stack.report(2).feet.feet[static_cast<size_t>(f)].hit);
 }
 
 TEST_CASE("a batch frame allocates nothing", "[runtime][batch]") {
