@@ -105,7 +105,7 @@ glm::quat rotation_between(const glm::vec3& from, const glm::vec3& to) {
   return glm::normalize(glm::quat(1.0f + d, c.x, c.y, c.z));
 }
 
-float distance_between(const glm::vec3& a, const glm::vec3& b) {
+float distance_between_wide(const glm::vec3& a, const glm::vec3& b) {
   const glm::dvec3 d = glm::dvec3(a) - glm::dvec3(b);
   const double len = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);  // at most ~1.2e39: fits a double
   return len > static_cast<double>(std::numeric_limits<float>::max()) ? std::numeric_limits<float>::max()

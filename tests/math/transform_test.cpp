@@ -114,6 +114,19 @@ TEST_CASE("distance_between stays finite where glm::length overflows") {
   CHECK(std::isnan(distance_between({std::nanf(""), 0, 0}, {0, 0, 0})));
 }
 
+TEST_CASE("distance_between agrees with a double-precision distance across magnitudes") {
+  // Its float fast path (coordinates of a - b below 1e18) and its wide path meet at 1e18:
+  // both must be the correctly rounded double result to within one float ulp.
+  for (float scale : {1e-20f, 1e-3f, 1.0f, 7.5f, 1e6f, 9.9e17f, 1e18f, 3e18f, 1e30f}) {
+    const glm::vec3 a(0.3f * scale, -0.7f * scale, 0.2f * scale);
+    const glm::vec3 b(-0.5f * scale, 0.1f * scale, 0.9f * scale);
+    const double dx = double(a.x) - double(b.x), dy = double(a.y) - double(b.y), dz = double(a.z) - double(b.z);
+    const double expected = std::sqrt(dx * dx + dy * dy + dz * dz);
+    INFO("scale " << scale);
+    CHECK(double(distance_between(a, b)) == Approx(expected).epsilon(2e-7));
+  }
+}
+
 namespace {
 
 // Reference slerp in double precision from the axis-angle form: the rotation from a to b has

@@ -4,6 +4,7 @@
 // `a * b` composes (b expressed in a's frame); `a * p` maps a point.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <optional>
@@ -119,7 +120,16 @@ glm::vec3 any_orthogonal(const glm::vec3& v);
 /// |a - b| computed in double, so it does not overflow for far-apart finite points (glm::length
 /// squares in float and gives inf beyond ~1.8e19); a distance past float range gives FLT_MAX.
 /// NaN in gives NaN. Used for residuals, which must stay finite for finite input.
-float distance_between(const glm::vec3& a, const glm::vec3& b);
+float distance_between_wide(const glm::vec3& a, const glm::vec3& b);
+/// Inline: the float form when the largest coordinate of a - b lies in (1e-18, 1e18), where
+/// its square is a normal float far from overflow; the double form (distance_between_wide)
+/// otherwise, zero and NaN included.
+inline float distance_between(const glm::vec3& a, const glm::vec3& b) {
+  const glm::vec3 d = a - b;
+  const float m = std::max(std::fabs(d.x), std::max(std::fabs(d.y), std::fabs(d.z)));
+  if (m < 1e18f && m > 1e-18f) return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+  return distance_between_wide(a, b);
+}
 
 /// Angle of rotation of q in radians, in [0, pi].
 float rotation_angle(const glm::quat& q);
