@@ -74,10 +74,24 @@ glm::vec3 sample_vec3(const std::vector<float>& times, const std::vector<glm::ve
   return a + (b - a) * s.alpha;
 }
 
+// True when the translation channel's segment for this t is exactly `s`, found on the rotation
+// keys: same key count and mode, and the same times at the segment's ends. Segments are
+// defined by those two times alone (times[i] <= t < times[i + 1]; before the first key and
+// after the last are tested by times[0] and times[n - 1]), so the lookup and the blend factor
+// carry over bit for bit. Mocap and most exported clips key both channels together.
+inline bool same_segment(const ClipTrack& track, const Segment& s) {
+  const std::vector<float>& rt = track.rotation_times;
+  const std::vector<float>& pt = track.translation_times;
+  if (pt.size() != rt.size() || track.translation_interpolation != track.rotation_interpolation) return false;
+  if (pt[s.index] != rt[s.index]) return false;
+  return s.index + 1 == rt.size() || pt[s.index + 1] == rt[s.index + 1];
+}
+
 // Samples both channels; hints in/out are the segment indexes (0 when unknown).
 inline Transform sample_channels(const ClipTrack& track, float t, const Transform& fallback, std::uint32_t& rot_hint,
                                  std::uint32_t& pos_hint) {
   Transform out = fallback;
+  const bool has_translation = !track.translations.empty() && track.translation_times.size() == track.translations.size();
   if (!track.rotations.empty() && track.rotation_times.size() == track.rotations.size()) {
     const Segment s = find_segment(track.rotation_times, t, track.rotation_interpolation, rot_hint);
     rot_hint = static_cast<std::uint32_t>(s.index);
@@ -91,8 +105,14 @@ inline Transform sample_channels(const ClipTrack& track, float t, const Transfor
       // A spline through opposite-sign keys can pass through zero: keep the interpolated key then.
       if (auto q = normalized_rotation(glm::quat(v.w, v.x, v.y, v.z))) out.rotation = *q;
     }
+    if (has_translation && track.translation_interpolation != Interpolation::kCubicSpline && same_segment(track, s)) {
+      pos_hint = rot_hint;
+      const glm::vec3& pa = track.translations[s.index];
+      out.position = s.alpha > 0.0f ? pa + (track.translations[s.index + 1] - pa) * s.alpha : pa;
+      return out;
+    }
   }
-  if (!track.translations.empty() && track.translation_times.size() == track.translations.size())
+  if (has_translation)
     out.position = sample_vec3(track.translation_times, track.translations, track.translation_interpolation,
                                track.translation_in_tangents, track.translation_out_tangents, t, pos_hint);
   return out;

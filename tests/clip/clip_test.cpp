@@ -286,6 +286,42 @@ TEST_CASE("keys outside a track's range hold; step interpolation holds the earli
   CHECK(got.position == fallback.position);
 }
 
+TEST_CASE("translations keyed with the rotations, or at other times, lerp between their own keys", "[clip][sample]") {
+  // rule P2. Three tracks share the rotation keys 0, 1, 2 (s); their translation keys are the
+  // same times, the same count at other times, and a different count. Expected positions are
+  // hand lerps of each track's own keys, before, between, on and after the keys, and in step
+  // mode.
+  const std::vector<float> rot_times{0.0f, 1.0f, 2.0f};
+  const std::vector<glm::quat> rots{about({0, 1, 0}, 0), about({0, 1, 0}, 30), about({0, 1, 0}, 60)};
+  ClipTrack same = rotation_track("a", rot_times, rots);
+  same.translation_times = {0.0f, 1.0f, 2.0f};
+  same.translations = {glm::vec3(0, 0, 0), glm::vec3(2, 0, 0), glm::vec3(2, 4, 0)};
+  ClipTrack shifted = rotation_track("b", rot_times, rots);
+  shifted.translation_times = {0.0f, 1.5f, 2.0f};  // same count, middle key elsewhere
+  shifted.translations = same.translations;
+  ClipTrack fewer = rotation_track("c", rot_times, rots);
+  fewer.translation_times = {0.0f, 2.0f};
+  fewer.translations = {glm::vec3(0, 0, 0), glm::vec3(2, 4, 0)};
+  const Transform fallback = Transform::from_position({9, 9, 9});
+  struct Case {
+    float t;
+    glm::vec3 same, shifted, fewer;
+  };
+  for (const Case& c : {Case{-1.0f, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, Case{0.5f, {1, 0, 0}, {2.0f / 3.0f, 0, 0}, {0.5f, 1, 0}},
+                        Case{1.0f, {2, 0, 0}, {4.0f / 3.0f, 0, 0}, {1, 2, 0}}, Case{1.25f, {2, 1, 0}, {5.0f / 3.0f, 0, 0}, {1.25f, 2.5f, 0}},
+                        Case{1.75f, {2, 3, 0}, {2, 2, 0}, {1.75f, 3.5f, 0}}, Case{3.0f, {2, 4, 0}, {2, 4, 0}, {2, 4, 0}}}) {
+    INFO("t " << c.t);
+    CHECK(glm::length(sample_track(same, c.t, fallback).position - c.same) < 1e-6f);
+    CHECK(glm::length(sample_track(shifted, c.t, fallback).position - c.shifted) < 1e-6f);
+    CHECK(glm::length(sample_track(fewer, c.t, fallback).position - c.fewer) < 1e-6f);
+  }
+  same.rotation_interpolation = same.translation_interpolation = Interpolation::kStep;
+  CHECK(sample_track(same, 1.9f, fallback).position == glm::vec3(2, 0, 0));
+  // Rotation in step mode, translation linear: not the same segment rule, still its own lerp.
+  same.translation_interpolation = Interpolation::kLinear;
+  CHECK(glm::length(sample_track(same, 1.5f, fallback).position - glm::vec3(2, 2, 0)) < 1e-6f);
+}
+
 TEST_CASE("empty tracks and missing joints sample the default with coverage 0", "[clip][sample]") {
   // rule P1/P2 coverage
   SourceSkeleton sk;
