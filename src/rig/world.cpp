@@ -76,24 +76,46 @@ inline __m128 rotate(__m128 q, __m128 v) {
   return _mm_add_ps(v, _mm_mul_ps(two, _mm_add_ps(_mm_mul_ps(ASTERUNE_SHUF(q, 3, 3, 3, 3), uv), uuv)));
 }
 
-inline __m128 load_position(const glm::vec3& p) { return _mm_set_ps(0.0f, p.z, p.y, p.x); }
+// x and y as one 8-byte move, z as a 4-byte one: never touches the 4 bytes after the vector.
+inline __m128 load_position(const glm::vec3& p) {
+  const __m128 xy = _mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(&p.x));
+  return _mm_movelh_ps(xy, _mm_load_ss(&p.z));
+}
 
 inline void store(__m128 q, __m128 p, Transform& out) {
   _mm_storeu_ps(&out.rotation.x, q);
-  alignas(16) float v[4];
-  _mm_store_ps(v, p);
-  out.position = glm::vec3(v[0], v[1], v[2]);
+  _mm_storel_pi(reinterpret_cast<__m64*>(&out.position.x), p);
+  _mm_store_ss(&out.position.z, _mm_movehl_ps(p, p));
 }
 
-inline void place(const Transform& parent, const Transform& l, Transform& out) {
+inline bool is_identity(__m128 q) {
+  return _mm_movemask_ps(_mm_cmpeq_ps(q, _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f))) == 0xF;
+}
+
+// world = P * (C0 * T * C1^-1), every step in registers. The identity tests take the same
+// branches as joint_local(), so a translation-only C0 or C1 skips its product here too.
+inline void place_joint(const Transform& parent, const Transform& c0, const Transform& t, const Transform& c1_inverse,
+                        Transform& out) {
+  const __m128 tq = _mm_loadu_ps(&t.rotation.x);
+  const __m128 c1q = _mm_loadu_ps(&c1_inverse.rotation.x);
+  __m128 q = is_identity(c1q) ? tq : quat_mul(tq, c1q);
+  __m128 p = _mm_add_ps(load_position(t.position), rotate(tq, load_position(c1_inverse.position)));
+  const __m128 c0q = _mm_loadu_ps(&c0.rotation.x);
+  if (is_identity(c0q)) {
+    p = _mm_add_ps(p, load_position(c0.position));
+  } else {
+    q = quat_mul(c0q, q);
+    p = _mm_add_ps(load_position(c0.position), rotate(c0q, p));
+  }
   const __m128 pq = _mm_loadu_ps(&parent.rotation.x);
-  const __m128 q = quat_mul(pq, _mm_loadu_ps(&l.rotation.x));
-  const __m128 p = _mm_add_ps(load_position(parent.position), rotate(pq, load_position(l.position)));
-  store(q, p, out);
+  store(quat_mul(pq, q), _mm_add_ps(load_position(parent.position), rotate(pq, p)), out);
 }
 #undef ASTERUNE_SHUF
 #else
-inline void place(const Transform& parent, const Transform& l, Transform& out) { out = parent * l; }
+inline void place_joint(const Transform& parent, const Transform& c0, const Transform& t, const Transform& c1_inverse,
+                        Transform& out) {
+  out = parent * joint_local(c0, t, c1_inverse);
+}
 #endif
 
 // One forward walk over the layout range [begin, end); parents come before children.
@@ -108,12 +130,11 @@ void evaluate_range(const Rig& rig, const Transform& root, std::span<const Trans
   const Transform* t = local.data();
   Transform* w = world.data();
   for (int i = begin; i < end; ++i) {
-    const Transform l = joint_local(c0[i], t[i], c1_inverse[i]);
     const int p = parents[i];
     if (p >= 0) {
-      place(w[p], l, w[i]);
+      place_joint(w[p], c0[i], t[i], c1_inverse[i], w[i]);
     } else {
-      place(root * anchor[i], l, w[i]);
+      place_joint(root * anchor[i], c0[i], t[i], c1_inverse[i], w[i]);
     }
   }
 }
