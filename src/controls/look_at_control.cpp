@@ -104,7 +104,8 @@ Result<LookAtControl> build_look_at_control(const Rig& rig, const LookAtSettings
   evaluate_rest_world(rig, Transform::identity(), rest);
   c.params.rest_facing = glm::normalize(rest[static_cast<size_t>(c.end_joint)].rotation * c.forward);
   c.params.up = glm::vec3(0.0f, 1.0f, 0.0f);
-  c.rest_pitch = look_angles(c.params, c.params.rest_facing).y;
+  c.frame = prepare_look_at(c.params);
+  c.rest_pitch = look_angles(c.frame, c.params.rest_facing).y;
   const glm::vec3 h = c.params.rest_facing - c.params.up * glm::dot(c.params.rest_facing, c.params.up);
   c.basis_forward = glm::length(h) > 1e-6f ? glm::normalize(h) : any_orthogonal(c.params.up);
   c.basis_side = glm::cross(c.params.up, c.basis_forward);
@@ -133,12 +134,12 @@ bool solve_look_at_control(LookAtControl& c, const Rig& rig, const Transform& ro
     // Seed 003 TrackLookAngle: the gaze (yaw, pitch relative to the rest facing) moves toward
     // the wanted angles at the tracking speed, easing in and out; without a target the wanted
     // angles are the animated facing's own, so the gaze eases home.
-    const glm::vec2 now = look_angles(c.params, facing);
+    const glm::vec2 now = look_angles(c.frame, facing);
     const glm::vec2 home(now.x, now.y - c.rest_pitch);
     if (!std::isfinite(home.x) || !std::isfinite(home.y)) return target != nullptr;
     glm::vec2 wanted = home;
     if (target != nullptr) {
-      const LookAtReport m = measure_look_at(eye, facing, aim, c.params);
+      const LookAtReport m = measure_look_at(eye, facing, aim, c.frame);
       wanted = m.valid ? glm::vec2(m.yaw, m.pitch) : (c.track.active ? c.track.goal : home);
     }
     GazeTrack& t = c.track;
@@ -158,7 +159,7 @@ bool solve_look_at_control(LookAtControl& c, const Rig& rig, const Transform& ro
     }
   }
 
-  const LookAtReport report = solve_look_at(c.pivots, eye, facing, aim, c.weights, c.params, c.turns);
+  const LookAtReport report = solve_look_at(c.pivots, eye, facing, aim, c.weights, c.frame, c.turns);
   if (!report.valid) return true;
   // Root-space turns -> world-space turns: q_world = R * q_root * R^-1 (identity stays exact).
   const glm::quat identity(1.0f, 0.0f, 0.0f, 0.0f);
@@ -173,7 +174,7 @@ LookAtReport measure_look_at_control(const LookAtControl& c, const Transform& ro
   const Transform& end = world[static_cast<size_t>(c.end_joint)];
   const glm::quat root_inv = glm::conjugate(root.rotation);
   return measure_look_at(inverse_transform_point(root, transform_point(end, c.eye_offset)), root_inv * (end.rotation * c.forward),
-                         inverse_transform_point(root, target), c.params);
+                         inverse_transform_point(root, target), c.frame);
 }
 
 }  // namespace asterune::detail

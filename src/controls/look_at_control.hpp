@@ -38,6 +38,7 @@ struct LookAtControl {
   glm::vec3 forward{0.0f, 0.0f, -1.0f};  // unit, end part frame
   glm::vec3 eye_offset{0.0f};    // end part frame
   LookAtParams params;           // rest facing in root space, limits in radians
+  LookAtFrame frame;             // params prepared once at bind (prepare_look_at)
   float rest_pitch = 0.0f;       // absolute pitch of the rest facing (radians)
   glm::vec3 basis_forward{0.0f, 0.0f, -1.0f};  // rest facing projected off params.up (unit)
   glm::vec3 basis_side{1.0f, 0.0f, 0.0f};      // up x basis_forward: +yaw side

@@ -33,13 +33,16 @@ void candidates_from_turns(const Rig& rig, const Transform& root, std::span<cons
   const glm::quat identity(1.0f, 0.0f, 0.0f, 0.0f);
   // Only the parent's rotation enters a candidate, so the walk carries rotations alone.
   glm::quat new_parent = parent_placement(rig, root, world, joints[0]).rotation;
+  // Translation-only attachments (most Roblox joints) skip their quaternion products: an exact
+  // identity leaves every bit as it is.
   for (size_t k = 0; k < joints.size(); ++k) {
     const size_t u = static_cast<size_t>(joints[k]);
     Transform t = local[u];
-    const glm::quat a = new_parent * c0[u].rotation;
+    const glm::quat a = c0[u].rotation == identity ? new_parent : new_parent * c0[u].rotation;
     if (turns[k] != identity) t.rotation = glm::normalize(glm::conjugate(a) * turns[k] * a * t.rotation);
     out[k] = t;
-    new_parent = a * t.rotation * c1_inverse[u].rotation;
+    new_parent = a * t.rotation;
+    if (c1_inverse[u].rotation != identity) new_parent = new_parent * c1_inverse[u].rotation;
   }
 }
 

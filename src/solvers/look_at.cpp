@@ -222,6 +222,8 @@ glm::vec2 look_angles(const LookAtParams& params, const glm::vec3& dir) {
   return angles_in(prepare_look_at(params), dir);
 }
 
+glm::vec2 look_angles(const LookAtFrame& frame, const glm::vec3& dir) { return angles_in(frame, dir); }
+
 LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& eye, const glm::vec3& facing,
                            const glm::vec3& target, std::span<const float> weights, const LookAtParams& params,
                            std::span<glm::quat> turns) {

@@ -64,6 +64,9 @@ struct LookAtReport {
 /// yaw about params.up from the rest facing's horizontal projection, in (-pi, pi];
 /// pitch is the ABSOLUTE elevation above the plane orthogonal to up, in [-pi/2, pi/2].
 glm::vec2 look_angles(const LookAtParams& params, const glm::vec3& dir);
+/// The same with the limits prepared once (prepare_look_at): no trigonometry beyond the two
+/// angles themselves.
+glm::vec2 look_angles(const LookAtFrame& frame, const glm::vec3& dir);
 
 /// Solves a look-at over a chain, root first.
 ///
