@@ -108,7 +108,7 @@ glm::quat frame_rotation(const glm::vec3& u0, const glm::vec3& n0, const glm::ve
   // R = u1 u0^T + n1 n0^T + w1 w0^T (glm: m[column][row]).
   glm::mat3 m;
   for (int c = 0; c < 3; ++c) m[c] = u1 * u0[c] + n1 * n0[c] + w1 * w0[c];
-  return glm::normalize(glm::quat_cast(m));
+  return glm::quat_cast(m);  // unit to rounding: m is orthonormal (the callers renormalize what they compose)
 }
 
 void report_unchanged(TwoBoneResult& r, const TwoBoneInput& in, const TwoBoneSettings& s) {
