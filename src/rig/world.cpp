@@ -12,36 +12,11 @@
 namespace asterune {
 namespace {
 
-// Exactly the identity rotation (as built from a translation-only C0/C1, the common case).
-inline bool is_identity_rotation(const glm::quat& q) {
-  return q.w == 1.0f && q.x == 0.0f && q.y == 0.0f && q.z == 0.0f;
-}
-
-// The joint's own placement relative to its parent part, C0 * T * inverse(C1). It does not
-// depend on the parent, so the walk computes it off the parent-to-child dependency chain and
-// the only compose that waits for the parent is the final one. A translation-only C0 or C1
-// skips its quaternion product (multiplying by an exact identity changes no bit of it).
-inline Transform joint_local(const Transform& c0, const Transform& t, const Transform& c1_inverse) {
-  Transform tc;
-  if (is_identity_rotation(c1_inverse.rotation)) {
-    tc.rotation = t.rotation;
-    tc.position = t.position + t.rotation * c1_inverse.position;
-  } else {
-    tc = t * c1_inverse;
-  }
-  if (is_identity_rotation(c0.rotation)) {
-    tc.position += c0.position;
-    return tc;
-  }
-  return c0 * tc;
-}
-
 #if defined(__SSE2__)
-// SSE2 form of the final compose w = P * l, the only step on the parent-to-child dependency
-// chain: a quaternion product and a vector rotation, four lanes at a time. glm's quaternion
-// stores x, y, z, w in memory (no GLM_FORCE_QUAT_DATA_WXYZ), so a quaternion loads as one
-// register. Positions are 12 bytes and are moved as scalars (a 16-byte access would touch the
-// next placement).
+// SSE2 form of the whole joint, w = P * (C0 * T * C1^-1): quaternion products and vector
+// rotations four lanes at a time. glm's quaternion stores x, y, z, w in memory (no
+// GLM_FORCE_QUAT_DATA_WXYZ), so a quaternion loads as one register. Positions are 12 bytes and
+// are moved as 8 + 4 (a 16-byte access would touch the next placement).
 static_assert(sizeof(glm::quat) == 16, "world walk expects a packed glm quaternion");
 #if defined(GLM_FORCE_QUAT_DATA_WXYZ)
 #error "the SSE2 world walk expects glm quaternions stored as x, y, z, w"
@@ -112,6 +87,30 @@ inline void place_joint(const Transform& parent, const Transform& c0, const Tran
 }
 #undef ASTERUNE_SHUF
 #else
+// Exactly the identity rotation (as built from a translation-only C0/C1, the common case).
+inline bool is_identity_rotation(const glm::quat& q) {
+  return q.w == 1.0f && q.x == 0.0f && q.y == 0.0f && q.z == 0.0f;
+}
+
+// The joint's own placement relative to its parent part, C0 * T * inverse(C1). It does not
+// depend on the parent, so the walk computes it off the parent-to-child dependency chain and
+// the only compose that waits for the parent is the final one. A translation-only C0 or C1
+// skips its quaternion product (multiplying by an exact identity changes no bit of it).
+inline Transform joint_local(const Transform& c0, const Transform& t, const Transform& c1_inverse) {
+  Transform tc;
+  if (is_identity_rotation(c1_inverse.rotation)) {
+    tc.rotation = t.rotation;
+    tc.position = t.position + t.rotation * c1_inverse.position;
+  } else {
+    tc = t * c1_inverse;
+  }
+  if (is_identity_rotation(c0.rotation)) {
+    tc.position += c0.position;
+    return tc;
+  }
+  return c0 * tc;
+}
+
 inline void place_joint(const Transform& parent, const Transform& c0, const Transform& t, const Transform& c1_inverse,
                         Transform& out) {
   out = parent * joint_local(c0, t, c1_inverse);
