@@ -133,10 +133,10 @@ bool parallax_turn(const LookAtFrame& f, const glm::vec3& pivot, const glm::vec3
   if (!(m_len > 1e-4f) || !(std::fabs(b) < m_len)) return false;
   const float bm = b / m_len;
   const glm::vec3 h = bm * (m / m_len) + std::sqrt(1.0f - bm * bm) * (glm::cross(m, f.up) / m_len);
-  // Yaw fh -> h about up (half-vector quaternion).
+  // Yaw fh -> h about up (the shortest arc; opposite headings were refused above).
   const float cos_y = glm::dot(fh_unit, h);
   if (!(1.0f + cos_y > 1e-6f)) return false;
-  const glm::quat yaw = glm::normalize(glm::quat(1.0f + cos_y, glm::cross(fh_unit, h)));
+  const glm::quat yaw = rotation_between(fh_unit, h);
   // Pitch: the in-plane parts of yaw * l and d (equal length) in the (h, up) plane.
   const glm::vec3 l1 = yaw * l;
   const glm::vec3 a = glm::cross(h, f.up);
@@ -149,7 +149,7 @@ bool parallax_turn(const LookAtFrame& f, const glm::vec3& pivot, const glm::vec3
   const glm::vec3 du = dp / dp_len;
   const float cos_p = glm::dot(lu, du);
   if (!(1.0f + cos_p > 1e-6f)) return false;
-  const glm::quat pitch = glm::normalize(glm::quat(1.0f + cos_p, glm::cross(lu, du)));
+  const glm::quat pitch = rotation_between(lu, du);
   const glm::quat q = pitch * yaw;
   // Only an unclamped turn whose facing keeps its heading h (pitch within +-90 degrees).
   const glm::vec3 turned = q * facing;
