@@ -22,8 +22,11 @@
 #include "run.hpp"
 #include "scene_run.hpp"
 #include "support/temp_dir.hpp"
+#include "../support/svg_points.hpp"
 
 using namespace asterune;
+
+using asterune::test::parse_points;
 
 namespace {
 
@@ -78,16 +81,6 @@ pugi::xml_document load_svg(const std::filesystem::path& path) {
   REQUIRE(r);
   REQUIRE(std::string(doc.document_element().name()) == "svg");
   return doc;
-}
-
-std::vector<glm::vec2> parse_points(const char* text) {
-  std::vector<glm::vec2> out;
-  std::string s(text);
-  std::replace(s.begin(), s.end(), ',', ' ');
-  std::istringstream in(s);
-  float x = 0.0f, y = 0.0f;
-  while (in >> x >> y) out.emplace_back(x, y);
-  return out;
 }
 
 pugi::xml_node select(const pugi::xml_document& doc, const std::string& xpath) {

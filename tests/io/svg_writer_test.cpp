@@ -14,6 +14,9 @@
 #include "asterune/io/svg_writer.hpp"
 #include "asterune/rig/pose.hpp"
 #include "asterune/rig/world.hpp"
+#include "../support/svg_points.hpp"
+
+using asterune::test::parse_points;
 
 namespace {
 
@@ -191,16 +194,6 @@ TEST_CASE("svg: frames of the wrong size are skipped, and with none left the res
 }
 
 namespace {
-
-std::vector<glm::vec2> parse_points(const char* text) {
-  std::vector<glm::vec2> out;
-  std::string s(text);
-  std::replace(s.begin(), s.end(), ',', ' ');
-  std::istringstream in(s);
-  float x = 0.0f, y = 0.0f;
-  while (in >> x >> y) out.emplace_back(x, y);
-  return out;
-}
 
 /// The element with data-id `id` in the background group of `view`.
 pugi::xml_node background_item(const pugi::xml_document& doc, const char* view, const char* element, const char* id) {
