@@ -165,6 +165,79 @@ bool parallax_turn(const LookAtFrame& f, const glm::vec3& pivot, const glm::vec3
   return true;
 }
 
+// The whole no-roll turn about `pivot` when the yaw is clamped (w0, measured from `eye`, has
+// its heading at a limit), the eye's parallax included. The final heading is then the limit h
+// itself, so only the final pitch is unknown. After the yaw onto h the pitch turns about
+// a = h x up; in the (h, up) plane the eye offset sits at fixed coordinates (al along the
+// facing, be across it), so at facing pitch (c, s) the eye is at (al c - be s, al s + be c), off
+// the plane by oa. The wanted sine of pitch from there, clamp(D . up / |D|) with D = d - eye,
+// must equal s: a scalar fixed point, trig-free, that contracts by about |o| / |D|. Steffensen's
+// extrapolation (two steps, then the Aitken jump) makes it converge in a few evaluations.
+// False when the facing is along up, the target is too close to the eye or the iteration does
+// not settle: the caller then iterates the general way. `w` is the wanted direction measured
+// from the turned eye (the caller's report uses it).
+bool clamped_parallax_turn(const LookAtFrame& f, const glm::vec3& pivot, const glm::vec3& eye, const glm::vec3& facing,
+                           const glm::vec3& target, const Want& w0, Want& w, glm::quat& out) {
+  const float fu = glm::dot(facing, f.up);
+  const float fx = glm::dot(facing, f.side);
+  const float fz = glm::dot(facing, f.forward);
+  const float fl = std::sqrt(fx * fx + fz * fz);
+  if (!(fl > 1e-4f)) return false;
+  // The facing's heading fh and its pitch axis fa = fh x up; the yaw takes them onto h and a.
+  const glm::vec3 fh = (fx / fl) * f.side + (fz / fl) * f.forward;
+  const glm::vec3 fa = glm::cross(fh, f.up);
+  const glm::vec3 h = w0.heading_x * f.side + w0.heading_z * f.forward;
+  const glm::vec3 a = glm::cross(h, f.up);
+  const glm::vec3 o = eye - pivot;
+  const float oh = glm::dot(o, fh);
+  const float ou = glm::dot(o, f.up);
+  const float al = oh * fl + ou * fu;  // the eye along the facing, whose pitch is (fl, fu)
+  const float be = ou * fl - oh * fu;  // and across it, in the vertical plane
+  const glm::vec3 d = target - pivot;
+  const float dh = glm::dot(d, h);
+  const float du = glm::dot(d, f.up);
+  const float da = glm::dot(d, a) - glm::dot(o, fa);
+  const auto wanted_sine = [&](float s, float& next) {
+    const float c = std::sqrt(std::max(0.0f, 1.0f - s * s));
+    const float x = dh - (al * c - be * s);
+    const float y = du - (al * s + be * c);
+    const float len = std::sqrt(x * x + y * y + da * da);
+    if (!(len > 1e-6f)) return false;
+    next = std::clamp(std::clamp(y / len, f.sin_pitch_low, f.sin_pitch_high), -f.sin_pitch_max, f.sin_pitch_max);
+    return true;
+  };
+  constexpr float kSettled = 1e-7f;  // in sine of pitch: well inside the 1e-6 rad check below
+  float s = w0.sin_pitch;
+  bool settled = false;
+  for (int round = 0; round < 4 && !settled; ++round) {
+    float s1 = 0.0f, s2 = 0.0f;
+    if (!wanted_sine(s, s1)) return false;
+    if (std::fabs(s1 - s) <= kSettled) {
+      s = s1;
+      break;
+    }
+    if (!wanted_sine(s1, s2)) return false;
+    settled = std::fabs(s2 - s1) <= kSettled;
+    const float bend = (s2 - s1) - (s1 - s);
+    // Aitken's jump toward the fixed point; plain steps when the sequence does not contract.
+    s = (settled || !(std::fabs(bend) > 1e-12f)) ? s2 : s2 - (s2 - s1) * (s2 - s1) / bend;
+    if (!std::isfinite(s) || std::fabs(s) > f.sin_pitch_max) s = s2;
+  }
+  Want target_dir = w0;
+  target_dir.sin_pitch = s;
+  target_dir.dir = std::sqrt(std::max(0.0f, 1.0f - s * s)) * h + s * f.up;
+  glm::quat q;
+  if (!full_turn(f, facing, target_dir, q)) return false;
+  q = glm::normalize(q);
+  // Accept only a turn that leaves the facing on the direction wanted from the turned eye.
+  const glm::vec3 turned_eye = pivot + q * o;
+  const glm::vec3 turned = glm::normalize(q * facing);
+  if (!want_direction(f, turned_eye, target, w) || !w.yaw_clamped) return false;
+  if (!(glm::length(glm::cross(turned, w.dir)) < 1e-6f) || !(glm::dot(turned, w.dir) > 0.0f)) return false;
+  out = q;
+  return true;
+}
+
 // The angle form: yaw and pitch of `now` (clamped), for a partial share of the turn.
 struct Desired {
   float yaw;
@@ -191,6 +264,19 @@ glm::quat share_turn(const LookAtFrame& f, const glm::vec3& facing, const Desire
   if (!(n_len > 1e-6f)) return q_yaw;  // facing along up: pitch axis undefined
   const glm::quat q_pitch = glm::angleAxis(share * d_pitch, n / n_len);
   return glm::normalize(q_pitch * q_yaw);
+}
+
+// The report for unit `facing` against `want`, measured from the eye the facing starts from.
+LookAtReport report_from(const LookAtFrame& f, const Want& want, const glm::vec3& facing) {
+  LookAtReport report;
+  const Desired d = desired_angles(f, want);
+  report.valid = true;
+  report.clamped = want.clamped;
+  report.yaw = d.yaw;
+  report.pitch = d.pitch - f.rest_pitch;
+  report.residual = angle_between(facing, want.dir);
+  report.reached = !report.clamped && report.residual <= kReachedAngle;
+  return report;
 }
 
 }  // namespace
@@ -251,38 +337,62 @@ LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& e
   Transform acc;
   glm::vec3 cur_eye = eye;
   glm::vec3 cur_facing = facing / facing_len;
-  bool fresh = true;  // `want` was measured from cur_eye
+  bool fresh = true;  // `want` was measured from cur_eye (bit for bit)
   for (size_t k = 0; k < pivots.size(); ++k) {
     const float w = std::isfinite(weights[k]) ? std::clamp(weights[k], 0.0f, 1.0f) : 0.0f;
     if (w <= 0.0f) continue;
     const glm::vec3 pivot = transform_point(acc, pivots[k]);
     glm::quat total(1.0f, 0.0f, 0.0f, 0.0f);
-    // A full share is repeated a few times: turning about the pivot moves the eye, which
-    // changes the direction to the target a little (parallax).
-    const int repeats = w >= 1.0f ? 4 : 1;
+    // A full share with the eye off the pivot is solved in closed form when it can be: turning
+    // about the pivot moves the eye, which changes the direction to the target (parallax).
     if (w >= 1.0f && glm::dot(cur_eye - pivot, cur_eye - pivot) > 0.0f) {
+      // The direction wanted from the eye before the turn says which form is likely: clamped
+      // or not. The other is tried when the first does not hold from the turned eye.
       glm::quat q;
-      if (parallax_turn(frame, pivot, cur_eye, cur_facing, target, q)) {
+      bool solved = false;
+      bool want_at_turned_eye = false;
+      const bool measured = fresh || want_direction(frame, cur_eye, target, want);
+      fresh = measured;
+      const auto try_clamped = [&] {
+        Want turned_want{};
+        if (!measured || !want.yaw_clamped ||
+            !clamped_parallax_turn(frame, pivot, cur_eye, cur_facing, target, want, turned_want, q))
+          return false;
+        want = turned_want;
+        want_at_turned_eye = true;
+        return true;
+      };
+      if (measured && want.yaw_clamped) {
+        solved = try_clamped() || parallax_turn(frame, pivot, cur_eye, cur_facing, target, q);
+      } else {
+        solved = parallax_turn(frame, pivot, cur_eye, cur_facing, target, q) || try_clamped();
+      }
+      if (solved) {
         cur_eye = pivot + q * (cur_eye - pivot);
         cur_facing = glm::normalize(q * cur_facing);
         turns[k] = q;
         acc.position = pivot + q * (acc.position - pivot);
         acc.rotation = glm::normalize(q * acc.rotation);
-        fresh = false;
+        fresh = want_at_turned_eye;
         continue;
       }
     }
+    // Otherwise a full share is repeated a few times to absorb the parallax.
+    const int repeats = w >= 1.0f ? 4 : 1;
     for (int r = 0; r < repeats; ++r) {
       if (!fresh && !want_direction(frame, cur_eye, target, want)) break;
-      fresh = false;
+      fresh = true;
       if (r > 0) {
         const float s = glm::length(glm::cross(cur_facing, want.dir));
         if (s < 1e-6f && glm::dot(cur_facing, want.dir) > 0.0f) break;  // within 1e-6 rad
       }
       glm::quat q;
       if (w < 1.0f || !full_turn(frame, cur_facing, want, q)) q = share_turn(frame, cur_facing, desired_angles(frame, want), w);
-      // q is unit to rounding: renormalize once per joint, not per repeat.
-      cur_eye = pivot + q * (cur_eye - pivot);
+      // q is unit to rounding: renormalize once per joint, not per repeat. An eye at the pivot
+      // stays where it is (bit for bit), and so does the direction wanted from it.
+      const glm::vec3 moved_eye = pivot + q * (cur_eye - pivot);
+      fresh = moved_eye == cur_eye;
+      cur_eye = moved_eye;
       cur_facing = q * cur_facing;
       total = q * total;
     }
@@ -293,6 +403,7 @@ LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& e
     acc.rotation = glm::normalize(total * acc.rotation);
   }
 
+  if (fresh) return report_from(frame, want, cur_facing);
   return measure_look_at(cur_eye, cur_facing, target, frame);
 }
 
@@ -309,14 +420,7 @@ LookAtReport measure_look_at(const glm::vec3& eye, const glm::vec3& facing, cons
   if (!is_finite(eye) || !is_finite(target) || !(facing_len > 1e-6f) || !std::isfinite(facing_len)) return report;
   Want want{};
   if (!want_direction(frame, eye, target, want)) return report;
-  const Desired d = desired_angles(frame, want);
-  report.valid = true;
-  report.clamped = want.clamped;
-  report.yaw = d.yaw;
-  report.pitch = d.pitch - frame.rest_pitch;
-  report.residual = angle_between(facing / facing_len, want.dir);
-  report.reached = !report.clamped && report.residual <= kReachedAngle;
-  return report;
+  return report_from(frame, want, facing / facing_len);
 }
 
 }  // namespace asterune

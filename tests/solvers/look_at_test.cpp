@@ -1,4 +1,5 @@
 // Pure look-at solver (rule LA1-LA3). Reference values are hand-derived geometry.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -184,6 +185,61 @@ TEST_CASE("a full share with the eye off the pivot looks exactly along the turne
     }
   }
   CHECK(checked > 100);
+}
+
+TEST_CASE("a full share past the yaw limit with the eye off the pivot settles on the limit, seen from the turned eye", "[look_at]") {
+  // rule LA1, LA2: the heading stops at the yaw limit, and the pitch is the one wanted from
+  // where the turn leaves the eye (the eye moves with the turn). Independent facts checked on
+  // the output alone: the facing's yaw is the limit, its sine of pitch equals the up component
+  // of the unit direction from the turned eye to the target (or sits on the pitch limit), the
+  // side axis stays horizontal (no roll), and the report says clamped with no residual.
+  const std::vector<glm::vec3> pivots{{0, 4.0f, 0}};
+  const std::vector<float> weights{1.0f};
+  std::vector<glm::quat> turns(1);
+  LookAtParams params;
+  params.yaw_limit = 60.0f * kDeg;
+  params.pitch_limit = 35.0f * kDeg;
+  int checked = 0, pitch_limited = 0;
+  for (const glm::vec3 eye0 : {glm::vec3(0, 4.5f, -0.3f), glm::vec3(0.2f, 4.6f, -0.4f)}) {
+    for (const glm::vec3 facing0 : {glm::vec3(0, 0, -1), glm::normalize(glm::vec3(0.3f, 0.2f, -1.0f))}) {
+      // Inside 70 degrees the target may be within the limit (parallax margin); past 145 it is
+      // so near straight behind that turning to one limit moves the eye until the target is
+      // behind the other side, and no turn is seen from where it leaves the eye.
+      for (float yaw = -145.0f; yaw <= 145.0f; yaw += 5.0f) {
+        if (std::fabs(yaw) < 70.0f) continue;
+        for (float height : {-3.0f, -0.5f, 0.4f, 2.0f, 6.0f}) {
+          for (float dist : {1.2f, 4.0f, 25.0f}) {
+            const glm::vec3 target(-dist * std::sin(yaw * kDeg), 4.5f + height, -dist * std::cos(yaw * kDeg));
+            const LookAtReport r = solve_look_at(pivots, eye0, facing0, target, weights, params, turns);
+            INFO("eye " << eye0.x << " facing " << facing0.x << " yaw " << yaw << " height " << height << " dist " << dist);
+            REQUIRE(r.valid);
+            CHECK(r.clamped);
+            CHECK(r.residual < 1e-5f);
+            const glm::vec3 eye = pivots[0] + turns[0] * (eye0 - pivots[0]);
+            const glm::vec3 facing = turns[0] * facing0;
+            CHECK(std::fabs(std::fabs(yaw_of(facing)) - 60.0f * kDeg) < 2e-5f);
+            CHECK(yaw_of(facing) * yaw > 0.0f);  // the limit on the target's side
+            const float want_up = glm::normalize(target - eye).y;
+            const float pitch = std::asin(std::clamp(facing.y, -1.0f, 1.0f));
+            if (std::fabs(pitch) > 35.0f * kDeg - 1e-4f) {
+              CHECK(std::fabs(std::fabs(pitch) - 35.0f * kDeg) < 2e-5f);
+              CHECK(std::fabs(want_up) >= std::fabs(facing.y) - 1e-5f);
+              ++pitch_limited;
+            } else {
+              CHECK(std::fabs(facing.y - want_up) < 2e-5f);
+            }
+            // No roll: the turn's side axis stays horizontal (facing0 has no roll to start with
+            // only when it is level; compare against its own side axis otherwise).
+            const glm::vec3 side0 = glm::normalize(glm::cross(facing0, glm::vec3(0, 1, 0)));
+            CHECK(std::fabs((turns[0] * side0).y) < 2e-5f);
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  CHECK(checked > 400);
+  CHECK(pitch_limited > 20);
 }
 
 TEST_CASE("bad input leaves identity turns", "[look_at]") {
