@@ -393,9 +393,11 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
     const int s = b.source_index[t];
     Transform local = Transform::identity();
     float coverage = 0.0f;
+    glm::quat driven_frame(1.0f, 0.0f, 0.0f, 0.0f);
     if (s >= 0) {
       const auto us = static_cast<size_t>(s);
       const glm::quat frame = b.facing * ctx.source_orientation[us] * b.carry[t];
+      driven_frame = frame;
       local.rotation = glm::normalize(glm::conjugate(attach) * frame);
       if (b.translates[t]) {
         const glm::vec3 sp = ctx.source_position[us];
@@ -423,7 +425,10 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
       coverage = std::isfinite(coverage) ? std::clamp(coverage, 0.0f, 1.0f) : 0.0f;
       ++report.mapped;
     }
-    ctx.target_rotation[t] = attach * local.rotation * c1_inverse[t].rotation;
+    // The part's rig-space rotation: F * C1^-1 for a driven joint, straight from the frame
+    // rather than through attach * T (equal to rounding), so no joint waits on its parent's
+    // normalized T; an undriven joint (T = identity) hangs from its attachment.
+    ctx.target_rotation[t] = (s >= 0 ? driven_frame : attach) * c1_inverse[t].rotation;
     target_local[t] = local;
     target_coverage[t] = coverage;
   }
