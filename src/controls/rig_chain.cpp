@@ -39,9 +39,14 @@ void candidates_from_turns(const Rig& rig, const Transform& root, std::span<cons
     const size_t u = static_cast<size_t>(joints[k]);
     Transform t = local[u];
     const glm::quat a = c0[u].rotation == identity ? new_parent : new_parent * c0[u].rotation;
-    if (turns[k] != identity) t.rotation = glm::normalize(glm::conjugate(a) * turns[k] * a * t.rotation);
-    out[k] = t;
+    // The turned joint frame is turn * A * T; the next joint hangs from it directly, so the
+    // walk does not wait for this joint's T' = A^-1 * (turn * A * T) to be normalized.
     new_parent = a * t.rotation;
+    if (turns[k] != identity) {
+      new_parent = turns[k] * new_parent;
+      t.rotation = glm::normalize(glm::conjugate(a) * new_parent);
+    }
+    out[k] = t;
     if (c1_inverse[u].rotation != identity) new_parent = new_parent * c1_inverse[u].rotation;
   }
 }
