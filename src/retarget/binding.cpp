@@ -9,6 +9,7 @@
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 #include "core/hash.hpp"
+#include "math/sse_quat.hpp"
 
 namespace asterune {
 namespace {
@@ -369,7 +370,11 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
       }
     }
     const int p = b.source_parents[s];
-    ctx.source_orientation[s] = p >= 0 ? ctx.source_orientation[static_cast<size_t>(p)] * q : q;
+    if (p >= 0) {
+      qstore(qmul(qload(ctx.source_orientation[static_cast<size_t>(p)]), qload(q)), ctx.source_orientation[s]);
+    } else {
+      ctx.source_orientation[s] = q;
+    }
     // Skeleton-space positions, only along the chains that carry travel (nonfinite values
     // propagate and are caught at the translating joint).
     if (b.source_travel_chain[s]) {
@@ -386,20 +391,27 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
   const auto c0 = rig.c0();
   const auto c1_inverse = rig.c1_inverse();
   const auto anchor = rig.anchor();
+  // Quaternions stay in registers (math/sse_quat.hpp); an exact identity C0 or C1 (a
+  // translation-only attachment) skips its product, which would change no bit.
   for (size_t t = 0; t < nt; ++t) {
     const int p = parents[t];
-    const glm::quat parent = p >= 0 ? ctx.target_rotation[static_cast<size_t>(p)] : anchor[t].rotation;
-    const glm::quat attach = parent * c0[t].rotation;
+    const QuatReg parent = qload(p >= 0 ? ctx.target_rotation[static_cast<size_t>(p)] : anchor[t].rotation);
+    const QuatReg c0q = qload(c0[t].rotation);
+    const QuatReg attach = qis_identity(c0q) ? parent : qmul(parent, c0q);
     const int s = b.source_index[t];
     Transform local = Transform::identity();
     float coverage = 0.0f;
-    glm::quat driven_frame(1.0f, 0.0f, 0.0f, 0.0f);
+    // The part's rig-space rotation is F * C1^-1 for a driven joint, straight from the frame
+    // rather than through attach * T (equal to rounding), so no joint waits on its parent's
+    // normalized T; an undriven joint (T = identity) hangs from its attachment.
+    QuatReg frame = attach;
     if (s >= 0) {
       const auto us = static_cast<size_t>(s);
-      const glm::quat frame = b.facing * ctx.source_orientation[us] * b.carry[t];
-      driven_frame = frame;
-      local.rotation = glm::normalize(glm::conjugate(attach) * frame);
+      frame = qmul(qmul(qload(b.facing), qload(ctx.source_orientation[us])), qload(b.carry[t]));
+      qstore(qnormalize(qmul(qconjugate(attach), frame)), local.rotation);
       if (b.translates[t]) {
+        glm::quat attach_rotation;
+        qstore(attach, attach_rotation);
         const glm::vec3 sp = ctx.source_position[us];
         // A huge source position or scale can overflow the travel: sanitized like a NaN (rule RT6).
         const glm::vec3 travel = b.facing * (sp - b.source_rest_position[t]) * b.translation_scale;
@@ -409,7 +421,7 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
         const Transform parent_placement =
             p >= 0 ? rig_space_placement(rig, target_local, static_cast<size_t>(p)) : anchor[t];
         const glm::vec3 attach_position = transform_point(parent_placement, c0[t].position);
-        const glm::vec3 moved = glm::conjugate(attach) * (travel + (b.rest_pivot[t] - attach_position));
+        const glm::vec3 moved = glm::conjugate(attach_rotation) * (travel + (b.rest_pivot[t] - attach_position));
         if (is_finite(sp) && is_finite(moved)) {
           local.position = moved;
           // Finite travel that still overflows the part's placement gives no travel either.
@@ -425,10 +437,8 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
       coverage = std::isfinite(coverage) ? std::clamp(coverage, 0.0f, 1.0f) : 0.0f;
       ++report.mapped;
     }
-    // The part's rig-space rotation: F * C1^-1 for a driven joint, straight from the frame
-    // rather than through attach * T (equal to rounding), so no joint waits on its parent's
-    // normalized T; an undriven joint (T = identity) hangs from its attachment.
-    ctx.target_rotation[t] = (s >= 0 ? driven_frame : attach) * c1_inverse[t].rotation;
+    const QuatReg c1q = qload(c1_inverse[t].rotation);
+    qstore(qis_identity(c1q) ? frame : qmul(frame, c1q), ctx.target_rotation[t]);
     target_local[t] = local;
     target_coverage[t] = coverage;
   }

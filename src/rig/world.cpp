@@ -1,91 +1,41 @@
 #include "asterune/rig/world.hpp"
 
-#include <cstdint>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "asterune/core/assert.hpp"
 #include "asterune/rig/rig.hpp"
+#include "math/sse_quat.hpp"
 
 namespace asterune {
 namespace {
 
-#if defined(__SSE2__)
-// SSE2 form of the whole joint, w = P * (C0 * T * C1^-1): quaternion products and vector
-// rotations four lanes at a time. glm's quaternion stores x, y, z, w in memory (no
-// GLM_FORCE_QUAT_DATA_WXYZ), so a quaternion loads as one register. Positions are 12 bytes and
-// are moved as 8 + 4 (a 16-byte access would touch the next placement).
-static_assert(sizeof(glm::quat) == 16, "world walk expects a packed glm quaternion");
-#if defined(GLM_FORCE_QUAT_DATA_WXYZ)
-#error "the SSE2 world walk expects glm quaternions stored as x, y, z, w"
-#endif
-
-#define ASTERUNE_SHUF(v, a, b, c, d) _mm_shuffle_ps((v), (v), _MM_SHUFFLE((d), (c), (b), (a)))
-
-inline __m128 quat_mul(__m128 a, __m128 b) {
-  // r = aw*b + ax*(bw,-bz,by,-bx) + ay*(bz,bw,-bx,-by) + az*(-by,bx,bw,-bz)   (x, y, z, w lanes)
-  const __m128 sx = _mm_castsi128_ps(_mm_set_epi32(INT32_MIN, 0, INT32_MIN, 0));          // +,-,+,-
-  const __m128 sy = _mm_castsi128_ps(_mm_set_epi32(INT32_MIN, INT32_MIN, 0, 0));          // +,+,-,-
-  const __m128 sz = _mm_castsi128_ps(_mm_set_epi32(INT32_MIN, 0, 0, INT32_MIN));          // -,+,+,-
-  __m128 r = _mm_mul_ps(ASTERUNE_SHUF(a, 3, 3, 3, 3), b);
-  r = _mm_add_ps(r, _mm_mul_ps(ASTERUNE_SHUF(a, 0, 0, 0, 0), _mm_xor_ps(ASTERUNE_SHUF(b, 3, 2, 1, 0), sx)));
-  r = _mm_add_ps(r, _mm_mul_ps(ASTERUNE_SHUF(a, 1, 1, 1, 1), _mm_xor_ps(ASTERUNE_SHUF(b, 2, 3, 0, 1), sy)));
-  r = _mm_add_ps(r, _mm_mul_ps(ASTERUNE_SHUF(a, 2, 2, 2, 2), _mm_xor_ps(ASTERUNE_SHUF(b, 1, 0, 3, 2), sz)));
-  return r;
-}
-
-inline __m128 cross3(__m128 a, __m128 b) {
-  // a.yzx * b.zxy - a.zxy * b.yzx (lane 3 ends up 0 for inputs with lane 3 = 0)
-  return _mm_sub_ps(_mm_mul_ps(ASTERUNE_SHUF(a, 1, 2, 0, 3), ASTERUNE_SHUF(b, 2, 0, 1, 3)),
-                    _mm_mul_ps(ASTERUNE_SHUF(a, 2, 0, 1, 3), ASTERUNE_SHUF(b, 1, 2, 0, 3)));
-}
-
-// q * v for unit q: v + 2 w (u x v) + 2 u x (u x v), u = q.xyz.
-inline __m128 rotate(__m128 q, __m128 v) {
-  const __m128 u = _mm_and_ps(q, _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1)));
-  const __m128 uv = cross3(u, v);
-  const __m128 uuv = cross3(u, uv);
-  const __m128 two = _mm_set1_ps(2.0f);
-  return _mm_add_ps(v, _mm_mul_ps(two, _mm_add_ps(_mm_mul_ps(ASTERUNE_SHUF(q, 3, 3, 3, 3), uv), uuv)));
-}
-
-// x and y as one 8-byte move, z as a 4-byte one: never touches the 4 bytes after the vector.
-inline __m128 load_position(const glm::vec3& p) {
-  const __m128 xy = _mm_loadl_pi(_mm_setzero_ps(), reinterpret_cast<const __m64*>(&p.x));
-  return _mm_movelh_ps(xy, _mm_load_ss(&p.z));
-}
+#if defined(ASTERUNE_SSE2)
+using sse::is_identity;
+using sse::load;
+using sse::quat_mul;
+using sse::rotate;
 
 inline void store(__m128 q, __m128 p, Transform& out) {
-  _mm_storeu_ps(&out.rotation.x, q);
-  _mm_storel_pi(reinterpret_cast<__m64*>(&out.position.x), p);
-  _mm_store_ss(&out.position.z, _mm_movehl_ps(p, p));
-}
-
-inline bool is_identity(__m128 q) {
-  return _mm_movemask_ps(_mm_cmpeq_ps(q, _mm_set_ps(1.0f, 0.0f, 0.0f, 0.0f))) == 0xF;
+  sse::store(q, out.rotation);
+  sse::store(p, out.position);
 }
 
 // world = P * (C0 * T * C1^-1), every step in registers. The identity tests take the same
 // branches as joint_local(), so a translation-only C0 or C1 skips its product here too.
 inline void place_joint(const Transform& parent, const Transform& c0, const Transform& t, const Transform& c1_inverse,
                         Transform& out) {
-  const __m128 tq = _mm_loadu_ps(&t.rotation.x);
-  const __m128 c1q = _mm_loadu_ps(&c1_inverse.rotation.x);
+  const __m128 tq = load(t.rotation);
+  const __m128 c1q = load(c1_inverse.rotation);
   __m128 q = is_identity(c1q) ? tq : quat_mul(tq, c1q);
-  __m128 p = _mm_add_ps(load_position(t.position), rotate(tq, load_position(c1_inverse.position)));
-  const __m128 c0q = _mm_loadu_ps(&c0.rotation.x);
+  __m128 p = _mm_add_ps(load(t.position), rotate(tq, load(c1_inverse.position)));
+  const __m128 c0q = load(c0.rotation);
   if (is_identity(c0q)) {
-    p = _mm_add_ps(p, load_position(c0.position));
+    p = _mm_add_ps(p, load(c0.position));
   } else {
     q = quat_mul(c0q, q);
-    p = _mm_add_ps(load_position(c0.position), rotate(c0q, p));
+    p = _mm_add_ps(load(c0.position), rotate(c0q, p));
   }
-  const __m128 pq = _mm_loadu_ps(&parent.rotation.x);
-  store(quat_mul(pq, q), _mm_add_ps(load_position(parent.position), rotate(pq, p)), out);
+  const __m128 pq = load(parent.rotation);
+  store(quat_mul(pq, q), _mm_add_ps(load(parent.position), rotate(pq, p)), out);
 }
-#undef ASTERUNE_SHUF
 #else
 // Exactly the identity rotation (as built from a translation-only C0/C1, the common case).
 inline bool is_identity_rotation(const glm::quat& q) {
