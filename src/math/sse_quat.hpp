@@ -7,7 +7,9 @@
 
 #include "asterune/math/transform.hpp"
 
-#if defined(__SSE2__)
+// ASTERUNE_SCALAR_KERNELS (CMake option) forces the scalar path on an SSE2 machine, so the
+// path other targets take is built and tested too (make core-only).
+#if defined(__SSE2__) && !defined(ASTERUNE_SCALAR_KERNELS)
 #define ASTERUNE_SSE2 1
 #include <emmintrin.h>
 
