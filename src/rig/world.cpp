@@ -13,15 +13,18 @@ using sse::load;
 using sse::quat_mul;
 using sse::rotate;
 
-inline void store(__m128 q, __m128 p, Transform& out) {
-  sse::store(q, out.rotation);
-  sse::store(p, out.position);
-}
+// A placement held in registers.
+struct Placement {
+  __m128 q;
+  __m128 p;
+};
+
+inline Placement load(const Transform& t) { return {load(t.rotation), load(t.position)}; }
 
 // world = P * (C0 * T * C1^-1), every step in registers. The identity tests take the same
 // branches as joint_local(), so a translation-only C0 or C1 skips its product here too.
-inline void place_joint(const Transform& parent, const Transform& c0, const Transform& t, const Transform& c1_inverse,
-                        Transform& out) {
+inline Placement place_joint(const Placement& parent, const Transform& c0, const Transform& t,
+                             const Transform& c1_inverse) {
   const __m128 tq = load(t.rotation);
   const __m128 c1q = load(c1_inverse.rotation);
   __m128 q = is_identity(c1q) ? tq : quat_mul(tq, c1q);
@@ -33,8 +36,28 @@ inline void place_joint(const Transform& parent, const Transform& c0, const Tran
     q = quat_mul(c0q, q);
     p = _mm_add_ps(load(c0.position), rotate(c0q, p));
   }
-  const __m128 pq = load(parent.rotation);
-  store(quat_mul(pq, q), _mm_add_ps(load(parent.position), rotate(pq, p)), out);
+  return {quat_mul(parent.q, q), _mm_add_ps(parent.p, rotate(parent.q, p))};
+}
+
+// One forward walk over the layout range [begin, end); parents come before children. A joint
+// whose parent is the joint just placed (a limb, a spine) takes it from registers rather than
+// waiting for it to go through memory.
+void evaluate_range(const Rig& rig, const Transform& root, std::span<const Transform> local,
+                    std::span<Transform> world, int begin, int end) {
+  const int* parents = rig.parents().data();
+  const Transform* c0 = rig.c0().data();
+  const Transform* c1_inverse = rig.c1_inverse().data();
+  const Transform* anchor = rig.anchor().data();
+  const Transform* t = local.data();
+  Transform* w = world.data();
+  Placement last{};
+  for (int i = begin; i < end; ++i) {
+    const int p = parents[i];
+    const Placement parent = p < 0 ? load(root * anchor[i]) : (p == i - 1 && i > begin) ? last : load(w[p]);
+    last = place_joint(parent, c0[i], t[i], c1_inverse[i]);
+    sse::store(last.q, w[i].rotation);
+    sse::store(last.p, w[i].position);
+  }
 }
 #else
 // Exactly the identity rotation (as built from a translation-only C0/C1, the common case).
@@ -65,7 +88,6 @@ inline void place_joint(const Transform& parent, const Transform& c0, const Tran
                         Transform& out) {
   out = parent * joint_local(c0, t, c1_inverse);
 }
-#endif
 
 // One forward walk over the layout range [begin, end); parents come before children.
 // world = P * (C0 * T * inverse(C1)): the same placement as ((P * C0) * T) * inverse(C1) up to
@@ -87,6 +109,7 @@ void evaluate_range(const Rig& rig, const Transform& root, std::span<const Trans
     }
   }
 }
+#endif
 
 }  // namespace
 
