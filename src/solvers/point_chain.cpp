@@ -271,7 +271,18 @@ bool chain_deltas(std::span<const glm::vec3> before, std::span<const glm::vec3> 
     const float l1 = glm::length(s1);
     glm::quat d(1.0f, 0.0f, 0.0f, 0.0f);
     if (l0 > detail::kChainTiny && l1 > detail::kChainTiny && std::isfinite(l0) && std::isfinite(l1)) {
-      d = rotation_between(s0 / l0, s1 / l1);
+      // The half-way quaternion of the unnormalized segments, (|s0| |s1| + s0 . s1, s0 x s1),
+      // is rotation_between's (1 + d, u0 x u1) scaled by |s0| |s1|: one normalization instead
+      // of six divisions first. Nearly opposite segments (or a product that overflows) take
+      // rotation_between's own fallback.
+      const float ll = l0 * l1;
+      const float dot = glm::dot(s0, s1);
+      if (std::isfinite(ll) && dot >= -0.999999f * ll) {
+        const glm::vec3 c = glm::cross(s0, s1);
+        d = glm::normalize(glm::quat(ll + dot, c.x, c.y, c.z));
+      } else {
+        d = rotation_between(s0 / l0, s1 / l1);
+      }
     }
     deltas[i] = d;
     acc = glm::normalize(d * acc);
