@@ -75,15 +75,18 @@ glm::vec3 sample_vec3(const std::vector<float>& times, const std::vector<glm::ve
 }
 
 // True when the translation channel's segment for this t is exactly `s`, found on the rotation
-// keys: same key count and mode, and the same times at the segment's ends. Segments are
-// defined by those two times alone (times[i] <= t < times[i + 1]; before the first key and
-// after the last are tested by times[0] and times[n - 1]), so the lookup and the blend factor
-// carry over bit for bit. Mocap and most exported clips key both channels together.
+// keys: same key count and mode, the same first time and the same times at the segment's ends.
+// find_segment's answer depends on those alone: "before the first key" tests times[0]; the
+// interior key i is the one with times[i] <= t < times[i + 1], and t < times[i + 1] <= times[n - 1]
+// rules out "after the last key"; after the last key tests times[n - 1] = the segment's end. So the
+// lookup and the blend factor carry over bit for bit. The first time matters on its own: with
+// times {0.5, 0.5, 1} at t = 0.5 a channel holds key 0, while one keyed {0, 0.5, 1} is at key 1.
+// Mocap and most exported clips key both channels together.
 inline bool same_segment(const ClipTrack& track, const Segment& s) {
   const std::vector<float>& rt = track.rotation_times;
   const std::vector<float>& pt = track.translation_times;
   if (pt.size() != rt.size() || track.translation_interpolation != track.rotation_interpolation) return false;
-  if (pt[s.index] != rt[s.index]) return false;
+  if (pt[0] != rt[0] || pt[s.index] != rt[s.index]) return false;
   return s.index + 1 == rt.size() || pt[s.index + 1] == rt[s.index + 1];
 }
 
