@@ -76,6 +76,22 @@ struct SegmentCache {
   Segment s;
 };
 
+// channel_segment's search: find_segment, and the segment kept for the channels that follow.
+// Out of line: the per-joint loop stays small when most channels reuse the segment.
+[[gnu::noinline]] Segment locate_and_cache(const std::vector<float>& times, Interpolation mode, float t,
+                                           std::uint32_t& hint, SegmentCache& cache) {
+  const Segment s = find_segment(times, t, mode, hint);
+  const size_t n = times.size();
+  hint = static_cast<std::uint32_t>(s.index);
+  cache.keys = n;
+  cache.mode = mode;
+  cache.first = times[0];
+  cache.t0 = times[s.index];
+  cache.t1 = s.index + 1 < n ? times[s.index + 1] : 0.0f;
+  cache.s = s;
+  return s;
+}
+
 // find_segment(times, t, mode, hint), reusing the cached segment when that is exactly the
 // answer: same key count and mode, the same first time and the same times at the segment's
 // ends. find_segment's answer depends on those alone: "before the first key" tests times[0];
@@ -94,24 +110,24 @@ inline Segment channel_segment(const std::vector<float>& times, Interpolation mo
     hint = static_cast<std::uint32_t>(i);
     return cache.s;
   }
-  const Segment s = find_segment(times, t, mode, hint);
-  hint = static_cast<std::uint32_t>(s.index);
-  cache.keys = n;
-  cache.mode = mode;
-  cache.first = k[0];
-  cache.t0 = k[s.index];
-  cache.t1 = s.index + 1 < n ? k[s.index + 1] : 0.0f;
-  cache.s = s;
-  return s;
+  return locate_and_cache(times, mode, t, hint, cache);
 }
 
-glm::vec3 blend_vec3(const std::vector<float>& times, const std::vector<glm::vec3>& values, Interpolation mode,
-                     const std::vector<glm::vec3>& in, const std::vector<glm::vec3>& out, const Segment& s) {
+// A kCubicSpline vec3 between keys s.index and s.index + 1 (s.alpha > 0). Out of line, as above.
+[[gnu::noinline]] glm::vec3 cubic_vec3(const std::vector<float>& times, const std::vector<glm::vec3>& values,
+                                       const std::vector<glm::vec3>& in, const std::vector<glm::vec3>& out,
+                                       const Segment& s) {
+  return hermite(values[s.index], out[s.index], values[s.index + 1], in[s.index + 1],
+                 times[s.index + 1] - times[s.index], s.alpha);
+}
+
+inline glm::vec3 blend_vec3(const std::vector<float>& times, const std::vector<glm::vec3>& values, Interpolation mode,
+                            const std::vector<glm::vec3>& in, const std::vector<glm::vec3>& out, const Segment& s) {
   const glm::vec3& a = values[s.index];
   if (!(s.alpha > 0.0f)) return a;
-  const glm::vec3& b = values[s.index + 1];
   if (mode == Interpolation::kCubicSpline && has_tangents(values.size(), in.size(), out.size()))
-    return hermite(a, out[s.index], b, in[s.index + 1], times[s.index + 1] - times[s.index], s.alpha);
+    return cubic_vec3(times, values, in, out, s);
+  const glm::vec3& b = values[s.index + 1];
   return a + (b - a) * s.alpha;
 }
 
@@ -179,35 +195,47 @@ void normalize_blends(Transform* local, const std::uint32_t* joint, size_t count
   for (; k < count; ++k) local[joint[k]].rotation = unit_blend(local[joint[k]].rotation);
 }
 
-// Samples both channels into `out`, which holds the fallback for a missing channel. Returns
+// A kCubicSpline rotation between keys s.index and s.index + 1 (s.alpha > 0): the Hermite
+// spline of the tangents, normalized; nlerp_or_slerp of the keys when the track has no tangents
+// or the spline passes through zero. Out of line: the per-joint loop is for the common case.
+[[gnu::noinline]] glm::quat cubic_rotation(const ClipTrack& track, const Segment& s) {
+  const glm::quat& a = track.rotations[s.index];
+  const glm::quat& b = track.rotations[s.index + 1];
+  if (has_tangents(track.rotations.size(), track.rotation_in_tangents.size(), track.rotation_out_tangents.size())) {
+    const glm::vec4 v = hermite(as_vec4(a), as_vec4(track.rotation_out_tangents[s.index]), as_vec4(b),
+                                as_vec4(track.rotation_in_tangents[s.index + 1]),
+                                track.rotation_times[s.index + 1] - track.rotation_times[s.index], s.alpha);
+    // A spline through opposite-sign keys can pass through zero: keep the interpolated key then.
+    if (const std::optional<glm::quat> q = normalized_rotation(glm::quat(v.w, v.x, v.y, v.z))) return *q;
+  }
+  return nlerp_or_slerp(a, b, s.alpha);
+}
+
+// Samples both channels into `out`, taking a missing channel from `fallback`. Returns
 // true when out.rotation is an nlerp blend still to be normalized (unit_blend). Hints in/out
 // are the channels' segment indexes (0 when unknown).
-inline bool sample_channels(const ClipTrack& track, float t, Transform& out, std::uint32_t& rot_hint,
-                            std::uint32_t& pos_hint, SegmentCache& cache) {
+inline bool sample_channels(const ClipTrack& track, float t, const Transform& fallback, Transform& out,
+                            std::uint32_t& rot_hint, std::uint32_t& pos_hint, SegmentCache& cache) {
   bool blend = false;
   if (!track.rotations.empty() && track.rotation_times.size() == track.rotations.size()) {
     const Segment s = channel_segment(track.rotation_times, track.rotation_interpolation, t, rot_hint, cache);
     const glm::quat& a = track.rotations[s.index];
-    if (!(s.alpha > 0.0f)) {
+    if (!(s.alpha > 0.0f))
       out.rotation = a;
-    } else if (track.rotation_interpolation == Interpolation::kCubicSpline &&
-               has_tangents(track.rotations.size(), track.rotation_in_tangents.size(),
-                            track.rotation_out_tangents.size())) {
-      const glm::vec4 v = hermite(as_vec4(a), as_vec4(track.rotation_out_tangents[s.index]),
-                                  as_vec4(track.rotations[s.index + 1]), as_vec4(track.rotation_in_tangents[s.index + 1]),
-                                  track.rotation_times[s.index + 1] - track.rotation_times[s.index], s.alpha);
-      // A spline through opposite-sign keys can pass through zero: keep the interpolated key then.
-      const std::optional<glm::quat> q = normalized_rotation(glm::quat(v.w, v.x, v.y, v.z));
-      out.rotation = q ? *q : nlerp_or_slerp(a, track.rotations[s.index + 1], s.alpha);
-    } else {
+    else if (track.rotation_interpolation == Interpolation::kCubicSpline)
+      out.rotation = cubic_rotation(track, s);
+    else
       blend = nlerp_blend(a, track.rotations[s.index + 1], s.alpha, out.rotation);
-    }
+  } else {
+    out.rotation = fallback.rotation;
   }
   if (!track.translations.empty() && track.translation_times.size() == track.translations.size()) {
     const Segment s =
         channel_segment(track.translation_times, track.translation_interpolation, t, pos_hint, cache);
     out.position = blend_vec3(track.translation_times, track.translations, track.translation_interpolation,
                               track.translation_in_tangents, track.translation_out_tangents, s);
+  } else {
+    out.position = fallback.position;
   }
   return blend;
 }
@@ -233,15 +261,15 @@ void sample_joints(const Clip& clip, const ClipBinding& binding, float time, Wra
     size_t blend_count = 0;
     for (size_t j = begin; j < end; ++j) {
       const int track = track_of[j];
-      out[j] = defaults[j];
       if (track < 0 || static_cast<size_t>(track) >= track_count) {
+        out[j] = defaults[j];
         coverage[j] = 0.0f;
         continue;
       }
       const ClipTrack& tr = tracks[track];
       std::uint32_t* h = hints ? hints + 2 * j : scratch;
       if (!hints) h[0] = h[1] = 0;
-      if (sample_channels(tr, t, out[j], h[0], h[1], cache)) blends[blend_count++] = static_cast<std::uint32_t>(j);
+      if (sample_channels(tr, t, defaults[j], out[j], h[0], h[1], cache)) blends[blend_count++] = static_cast<std::uint32_t>(j);
       coverage[j] = (tr.rotations.empty() && tr.translations.empty()) ? 0.0f : 1.0f;
     }
     normalize_blends(out, blends, blend_count);
@@ -263,8 +291,8 @@ float wrap_clip_time(float time, float duration, WrapMode wrap) {
 Transform sample_track(const ClipTrack& track, float t, const Transform& fallback) {
   std::uint32_t rot = 0, pos = 0;
   SegmentCache cache;
-  Transform out = fallback;
-  if (sample_channels(track, t, out, rot, pos, cache)) out.rotation = unit_blend(out.rotation);
+  Transform out;
+  if (sample_channels(track, t, fallback, out, rot, pos, cache)) out.rotation = unit_blend(out.rotation);
   return out;
 }
 
