@@ -73,6 +73,7 @@ struct SegmentCache {
   size_t keys = 0;  // 0 matches no sampled channel (those have at least one key)
   Interpolation mode = Interpolation::kLinear;
   float first = 0.0f, t0 = 0.0f, t1 = 0.0f;  // times[0], times[i], times[i + 1] (when i + 1 < keys)
+  bool past_t0 = false;                      // t > times[i]: times[0] <= times[i] < t need not be read
   Segment s;
 };
 
@@ -88,25 +89,30 @@ struct SegmentCache {
   cache.first = times[0];
   cache.t0 = times[s.index];
   cache.t1 = s.index + 1 < n ? times[s.index + 1] : 0.0f;
+  cache.past_t0 = t > cache.t0;
   cache.s = s;
   return s;
 }
 
-// find_segment(times, t, mode, hint), reusing the cached segment when that is exactly the
-// answer: same key count and mode, the same first time and the same times at the segment's
-// ends. find_segment's answer depends on those alone: "before the first key" tests times[0];
-// the interior key i is the one with times[i] <= t < times[i + 1] (and t < times[i + 1] <=
-// times[n - 1] rules out "after the last key"); "after the last key" tests times[n - 1], the
-// segment's own end. The blend factor comes from t and the same two times. The first time
-// matters on its own: with times {0.5, 0.5, 1} at t = 0.5 a channel holds key 0, while one keyed
-// {0, 0.5, 1} is at key 1. `hint` gets the segment either way, as the cursor documents.
+// find_segment(times, t, mode, hint), reusing the cached segment (found on times A, now asked
+// for times B) when that is exactly the answer: the same key count and mode, B[i] = A[i] and
+// B[i + 1] = A[i + 1] at the segment's ends (no i + 1 at the last key), and B[0] = A[0] unless
+// t > A[i]. find_segment's answer depends on those alone:
+//  - "before the first key" (t <= times[0]): when t > A[i] = B[i] >= B[0] it is false for B as
+//    for A; otherwise B[0] = A[0] gives the same test.
+//  - "after the last key" (t >= times[n - 1]): for the last key, times[n - 1] is the segment's
+//    end; for an interior key t < A[i + 1] = B[i + 1] <= B[n - 1] rules it out for B too.
+//  - the interior key i is the only one with times[i] <= t < times[i + 1]: the same ends, the
+//    same i; the blend factor comes from t and those two times, the same bits.
+// B[0] matters on its own: with times {0.5, 0.5, 1} at t = 0.5 a channel holds key 0, while one
+// keyed {0, 0.5, 1} is at key 1. `hint` gets the segment either way, as the cursor documents.
 inline Segment channel_segment(const std::vector<float>& times, Interpolation mode, float t, std::uint32_t& hint,
                                SegmentCache& cache) {
   const float* k = times.data();
   const size_t n = times.size();
   const size_t i = cache.s.index;
-  if (n == cache.keys && mode == cache.mode && k[0] == cache.first && k[i] == cache.t0 &&
-      (i + 1 == n || k[i + 1] == cache.t1)) {
+  if (n == cache.keys && mode == cache.mode && k[i] == cache.t0 && (i + 1 == n || k[i + 1] == cache.t1) &&
+      (cache.past_t0 || k[0] == cache.first)) {
     hint = static_cast<std::uint32_t>(i);
     return cache.s;
   }
