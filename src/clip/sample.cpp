@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 
 #if defined(__SSE2__)
@@ -72,10 +73,24 @@ glm::vec4 as_vec4(const glm::quat& q) { return glm::vec4(q.x, q.y, q.z, q.w); }
 struct SegmentCache {
   size_t keys = 0;  // 0 matches no sampled channel (those have at least one key)
   Interpolation mode = Interpolation::kLinear;
-  float first = 0.0f, t0 = 0.0f, t1 = 0.0f;  // times[0], times[i], times[i + 1] (when i + 1 < keys)
-  bool past_t0 = false;                      // t > times[i]: times[0] <= times[i] < t need not be read
+  std::uint64_t ends = 0;  // the bits of times[i] and times[i + 1] (times[i] alone for the last key)
+  float first = 0.0f;      // times[0]
+  bool past_t0 = false;    // t > times[i]: times[0] <= times[i] < t need not be read
   Segment s;
 };
+
+// The bits of times[i] and, unless i is the last key, times[i + 1], as one integer. Equal bits
+// are equal floats for the finite times the cache keeps (and +0 / -0 merely miss).
+inline std::uint64_t segment_ends(const float* times, size_t i, size_t n) {
+  if (i + 1 < n) {
+    std::uint64_t b;
+    std::memcpy(&b, times + i, sizeof b);
+    return b;
+  }
+  std::uint32_t b;
+  std::memcpy(&b, times + i, sizeof b);
+  return b;
+}
 
 // channel_segment's search: find_segment, and the segment kept for the channels that follow.
 // Out of line: the per-joint loop stays small when most channels reuse the segment.
@@ -84,12 +99,12 @@ struct SegmentCache {
   const Segment s = find_segment(times, t, mode, hint);
   const size_t n = times.size();
   hint = static_cast<std::uint32_t>(s.index);
-  cache.keys = n;
+  const bool finite = std::isfinite(times[s.index]) && (s.index + 1 == n || std::isfinite(times[s.index + 1]));
+  cache.keys = finite ? n : 0;  // bit equality is float equality only for finite times
   cache.mode = mode;
+  cache.ends = segment_ends(times.data(), s.index, n);
   cache.first = times[0];
-  cache.t0 = times[s.index];
-  cache.t1 = s.index + 1 < n ? times[s.index + 1] : 0.0f;
-  cache.past_t0 = t > cache.t0;
+  cache.past_t0 = t > times[s.index];
   cache.s = s;
   return s;
 }
@@ -105,13 +120,15 @@ struct SegmentCache {
 //  - the interior key i is the only one with times[i] <= t < times[i + 1]: the same ends, the
 //    same i; the blend factor comes from t and those two times, the same bits.
 // B[0] matters on its own: with times {0.5, 0.5, 1} at t = 0.5 a channel holds key 0, while one
-// keyed {0, 0.5, 1} is at key 1. `hint` gets the segment either way, as the cursor documents.
+// keyed {0, 0.5, 1} is at key 1. The argument needs finite, non-decreasing times, as
+// validate_clip guarantees for a bound clip (and find_segment's search needs them anyway).
+// `hint` gets the segment either way, as the cursor documents.
 inline Segment channel_segment(const std::vector<float>& times, Interpolation mode, float t, std::uint32_t& hint,
                                SegmentCache& cache) {
   const float* k = times.data();
   const size_t n = times.size();
   const size_t i = cache.s.index;
-  if (n == cache.keys && mode == cache.mode && k[i] == cache.t0 && (i + 1 == n || k[i + 1] == cache.t1) &&
+  if (n == cache.keys && mode == cache.mode && segment_ends(k, i, n) == cache.ends &&
       (cache.past_t0 || k[0] == cache.first)) {
     hint = static_cast<std::uint32_t>(i);
     return cache.s;
