@@ -3,6 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <optional>
+
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 
 #include "asterune/core/assert.hpp"
 #include "asterune/rig/pose.hpp"
@@ -61,62 +67,205 @@ bool has_tangents(size_t keys, size_t in, size_t out) { return in == keys && out
 
 glm::vec4 as_vec4(const glm::quat& q) { return glm::vec4(q.x, q.y, q.z, q.w); }
 
+// The segment last located in one sampling pass, and the key times that define it. Real clips
+// (BVH, the usual exports) key every channel of every track at the same times; a channel whose
+// times match these takes the segment as it is instead of searching and dividing again.
+struct SegmentCache {
+  size_t keys = 0;  // 0 matches no sampled channel (those have at least one key)
+  Interpolation mode = Interpolation::kLinear;
+  std::uint64_t ends = 0;  // the bits of times[i] and times[i + 1] (times[i] alone for the last key)
+  float first = 0.0f;      // times[0]
+  bool past_t0 = false;    // t > times[i]: times[0] <= times[i] < t need not be read
+  Segment s;
+};
+
+// The bits of times[i] and, unless i is the last key, times[i + 1], as one integer. Equal bits
+// are equal floats for the finite times the cache keeps (and +0 / -0 merely miss).
+inline std::uint64_t segment_ends(const float* times, size_t i, size_t n) {
+  if (i + 1 < n) {
+    std::uint64_t b;
+    std::memcpy(&b, times + i, sizeof b);
+    return b;
+  }
+  std::uint32_t b;
+  std::memcpy(&b, times + i, sizeof b);
+  return b;
+}
+
+// channel_segment's search: find_segment, and the segment kept for the channels that follow.
+// Out of line: the per-joint loop stays small when most channels reuse the segment.
+[[gnu::noinline]] Segment locate_and_cache(const std::vector<float>& times, Interpolation mode, float t,
+                                           std::uint32_t& hint, SegmentCache& cache) {
+  const Segment s = find_segment(times, t, mode, hint);
+  const size_t n = times.size();
+  hint = static_cast<std::uint32_t>(s.index);
+  const bool finite = std::isfinite(times[s.index]) && (s.index + 1 == n || std::isfinite(times[s.index + 1]));
+  cache.keys = finite ? n : 0;  // bit equality is float equality only for finite times
+  cache.mode = mode;
+  cache.ends = segment_ends(times.data(), s.index, n);
+  cache.first = times[0];
+  cache.past_t0 = t > times[s.index];
+  cache.s = s;
+  return s;
+}
+
+// find_segment(times, t, mode, hint), reusing the cached segment (found on times A, now asked
+// for times B) when that is exactly the answer: the same key count and mode, B[i] = A[i] and
+// B[i + 1] = A[i + 1] at the segment's ends (no i + 1 at the last key), and B[0] = A[0] unless
+// t > A[i]. find_segment's answer depends on those alone:
+//  - "before the first key" (t <= times[0]): when t > A[i] = B[i] >= B[0] it is false for B as
+//    for A; otherwise B[0] = A[0] gives the same test.
+//  - "after the last key" (t >= times[n - 1]): for the last key, times[n - 1] is the segment's
+//    end; for an interior key t < A[i + 1] = B[i + 1] <= B[n - 1] rules it out for B too.
+//  - the interior key i is the only one with times[i] <= t < times[i + 1]: the same ends, the
+//    same i; the blend factor comes from t and those two times, the same bits.
+// B[0] matters on its own: with times {0.5, 0.5, 1} at t = 0.5 a channel holds key 0, while one
+// keyed {0, 0.5, 1} is at key 1. The argument needs finite, non-decreasing times, as
+// validate_clip guarantees for a bound clip (and find_segment's search needs them anyway).
+// `hint` gets the segment either way, as the cursor documents.
+inline Segment channel_segment(const std::vector<float>& times, Interpolation mode, float t, std::uint32_t& hint,
+                               SegmentCache& cache) {
+  const float* k = times.data();
+  const size_t n = times.size();
+  const size_t i = cache.s.index;
+  if (n == cache.keys && mode == cache.mode && segment_ends(k, i, n) == cache.ends &&
+      (cache.past_t0 || k[0] == cache.first)) {
+    hint = static_cast<std::uint32_t>(i);
+    return cache.s;
+  }
+  return locate_and_cache(times, mode, t, hint, cache);
+}
+
+// A kCubicSpline vec3 between keys s.index and s.index + 1 (s.alpha > 0). Out of line, as above.
+[[gnu::noinline]] glm::vec3 cubic_vec3(const std::vector<float>& times, const std::vector<glm::vec3>& values,
+                                       const std::vector<glm::vec3>& in, const std::vector<glm::vec3>& out,
+                                       const Segment& s) {
+  return hermite(values[s.index], out[s.index], values[s.index + 1], in[s.index + 1],
+                 times[s.index + 1] - times[s.index], s.alpha);
+}
+
+inline glm::vec3 blend_vec3(const std::vector<float>& times, const std::vector<glm::vec3>& values, Interpolation mode,
+                            const std::vector<glm::vec3>& in, const std::vector<glm::vec3>& out, const Segment& s) {
+  const glm::vec3& a = values[s.index];
+  if (!(s.alpha > 0.0f)) return a;
+  if (mode == Interpolation::kCubicSpline && has_tangents(values.size(), in.size(), out.size()))
+    return cubic_vec3(times, values, in, out, s);
+  const glm::vec3& b = values[s.index + 1];
+  return a + (b - a) * s.alpha;
+}
+
 glm::vec3 sample_vec3(const std::vector<float>& times, const std::vector<glm::vec3>& values, Interpolation mode,
                       const std::vector<glm::vec3>& in, const std::vector<glm::vec3>& out, float t,
                       std::uint32_t& hint) {
   const Segment s = find_segment(times, t, mode, hint);
   hint = static_cast<std::uint32_t>(s.index);
-  const glm::vec3& a = values[s.index];
-  if (!(s.alpha > 0.0f)) return a;
-  const glm::vec3& b = values[s.index + 1];
-  if (mode == Interpolation::kCubicSpline && has_tangents(values.size(), in.size(), out.size()))
-    return hermite(a, out[s.index], b, in[s.index + 1], times[s.index + 1] - times[s.index], s.alpha);
-  return a + (b - a) * s.alpha;
+  return blend_vec3(times, values, mode, in, out, s);
 }
 
-// True when the translation channel's segment for this t is exactly `s`, found on the rotation
-// keys: same key count and mode, and the same times at the segment's ends. Segments are
-// defined by those two times alone (times[i] <= t < times[i + 1]; before the first key and
-// after the last are tested by times[0] and times[n - 1]), so the lookup and the blend factor
-// carry over bit for bit. Mocap and most exported clips key both channels together.
-inline bool same_segment(const ClipTrack& track, const Segment& s) {
-  const std::vector<float>& rt = track.rotation_times;
-  const std::vector<float>& pt = track.translation_times;
-  if (pt.size() != rt.size() || track.translation_interpolation != track.rotation_interpolation) return false;
-  if (pt[s.index] != rt[s.index]) return false;
-  return s.index + 1 == rt.size() || pt[s.index + 1] == rt[s.index + 1];
-}
-
-// Samples both channels; hints in/out are the segment indexes (0 when unknown).
-inline Transform sample_channels(const ClipTrack& track, float t, const Transform& fallback, std::uint32_t& rot_hint,
-                                 std::uint32_t& pos_hint) {
-  Transform out = fallback;
-  const bool has_translation = !track.translations.empty() && track.translation_times.size() == track.translations.size();
-  if (!track.rotations.empty() && track.rotation_times.size() == track.rotations.size()) {
-    const Segment s = find_segment(track.rotation_times, t, track.rotation_interpolation, rot_hint);
-    rot_hint = static_cast<std::uint32_t>(s.index);
-    const glm::quat& a = track.rotations[s.index];
-    out.rotation = s.alpha > 0.0f ? nlerp_or_slerp(a, track.rotations[s.index + 1], s.alpha) : a;
-    if (s.alpha > 0.0f && track.rotation_interpolation == Interpolation::kCubicSpline &&
-        has_tangents(track.rotations.size(), track.rotation_in_tangents.size(), track.rotation_out_tangents.size())) {
-      const glm::vec4 v = hermite(as_vec4(a), as_vec4(track.rotation_out_tangents[s.index]),
-                                  as_vec4(track.rotations[s.index + 1]), as_vec4(track.rotation_in_tangents[s.index + 1]),
-                                  track.rotation_times[s.index + 1] - track.rotation_times[s.index], s.alpha);
-      // A spline through opposite-sign keys can pass through zero: keep the interpolated key then.
-      if (auto q = normalized_rotation(glm::quat(v.w, v.x, v.y, v.z))) out.rotation = *q;
-    }
-    if (has_translation && track.translation_interpolation != Interpolation::kCubicSpline && same_segment(track, s)) {
-      pos_hint = rot_hint;
-      const glm::vec3& pa = track.translations[s.index];
-      out.position = s.alpha > 0.0f ? pa + (track.translations[s.index + 1] - pa) * s.alpha : pa;
-      return out;
-    }
+// nlerp_or_slerp(a, b, alpha) for alpha > 0, split in two so that the square roots of many
+// joints can be taken together: either `out` is the final rotation (slerp_shortest, for keys
+// wider than kNlerpMaxKeyAngle or alpha 1) and false is returned, or `out` is the nlerp blend
+// before normalization, true is returned and unit_blend / normalize_blends finish it. Every
+// operation is nlerp_or_slerp's, on the same operands in the same order, so the result is the
+// same bits (tests/clip/sample_reference_test.cpp holds the two to it; rule RG2).
+inline bool nlerp_blend(const glm::quat& a, const glm::quat& b, float alpha, glm::quat& out) {
+  const float d = a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z;
+  if (std::fabs(d) < kNlerpMinKeyDot || alpha == 1.0f) {
+    out = slerp_shortest(a, b, alpha);
+    return false;
   }
-  if (has_translation)
-    out.position = sample_vec3(track.translation_times, track.translations, track.translation_interpolation,
-                               track.translation_in_tangents, track.translation_out_tangents, t, pos_hint);
-  return out;
+  const float s = d < 0.0f ? -alpha : alpha;  // shortest arc: blend toward -b
+  const float r = 1.0f - alpha;
+#if defined(__SSE2__)
+  // r * a.c + s * b.c in each lane: the scalar products and sum, one rounding each.
+  _mm_storeu_ps(&out.x, _mm_add_ps(_mm_mul_ps(_mm_set1_ps(r), _mm_loadu_ps(&a.x)),
+                                   _mm_mul_ps(_mm_set1_ps(s), _mm_loadu_ps(&b.x))));
+#else
+  out = glm::quat(r * a.w + s * b.w, r * a.x + s * b.x, r * a.y + s * b.y, r * a.z + s * b.z);
+#endif
+  return true;
 }
+
+// The second half of nlerp_or_slerp: q scaled by 1 / sqrt(w^2 + x^2 + y^2 + z^2), summed in that order.
+inline glm::quat unit_blend(const glm::quat& q) {
+  return q * (1.0f / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z));
+}
+
+// unit_blend for the rotations of local[joint[0..count)], four at a time where SSE2 is there.
+// _mm_sqrt_ps and _mm_div_ps round each lane exactly like sqrtss / divss (IEEE, correctly
+// rounded; not rsqrtps, whose approximation differs between CPU vendors), and each lane sums
+// w^2 + x^2 + y^2 + z^2 in unit_blend's order, so the bits are unit_blend's.
+void normalize_blends(Transform* local, const std::uint32_t* joint, size_t count) {
+  size_t k = 0;
+#if defined(__SSE2__)
+  for (; k + 4 <= count; k += 4) {
+    float* p0 = &local[joint[k]].rotation.x;
+    float* p1 = &local[joint[k + 1]].rotation.x;
+    float* p2 = &local[joint[k + 2]].rotation.x;
+    float* p3 = &local[joint[k + 3]].rotation.x;
+    const __m128 q0 = _mm_loadu_ps(p0), q1 = _mm_loadu_ps(p1), q2 = _mm_loadu_ps(p2), q3 = _mm_loadu_ps(p3);
+    __m128 x = q0, y = q1, z = q2, w = q3;
+    _MM_TRANSPOSE4_PS(x, y, z, w);  // now x = the four x components, and so on
+    const __m128 len2 =
+        _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(w, w), _mm_mul_ps(x, x)), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));
+    const __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(len2));
+    _mm_storeu_ps(p0, _mm_mul_ps(q0, _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(0, 0, 0, 0))));
+    _mm_storeu_ps(p1, _mm_mul_ps(q1, _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(1, 1, 1, 1))));
+    _mm_storeu_ps(p2, _mm_mul_ps(q2, _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(2, 2, 2, 2))));
+    _mm_storeu_ps(p3, _mm_mul_ps(q3, _mm_shuffle_ps(inv, inv, _MM_SHUFFLE(3, 3, 3, 3))));
+  }
+#endif
+  for (; k < count; ++k) local[joint[k]].rotation = unit_blend(local[joint[k]].rotation);
+}
+
+// A kCubicSpline rotation between keys s.index and s.index + 1 (s.alpha > 0): the Hermite
+// spline of the tangents, normalized; nlerp_or_slerp of the keys when the track has no tangents
+// or the spline passes through zero. Out of line: the per-joint loop is for the common case.
+[[gnu::noinline]] glm::quat cubic_rotation(const ClipTrack& track, const Segment& s) {
+  const glm::quat& a = track.rotations[s.index];
+  const glm::quat& b = track.rotations[s.index + 1];
+  if (has_tangents(track.rotations.size(), track.rotation_in_tangents.size(), track.rotation_out_tangents.size())) {
+    const glm::vec4 v = hermite(as_vec4(a), as_vec4(track.rotation_out_tangents[s.index]), as_vec4(b),
+                                as_vec4(track.rotation_in_tangents[s.index + 1]),
+                                track.rotation_times[s.index + 1] - track.rotation_times[s.index], s.alpha);
+    // A spline through opposite-sign keys can pass through zero: keep the interpolated key then.
+    if (const std::optional<glm::quat> q = normalized_rotation(glm::quat(v.w, v.x, v.y, v.z))) return *q;
+  }
+  return nlerp_or_slerp(a, b, s.alpha);
+}
+
+// Samples both channels into `out`, taking a missing channel from `fallback`. Returns
+// true when out.rotation is an nlerp blend still to be normalized (unit_blend). Hints in/out
+// are the channels' segment indexes (0 when unknown).
+inline bool sample_channels(const ClipTrack& track, float t, const Transform& fallback, Transform& out,
+                            std::uint32_t& rot_hint, std::uint32_t& pos_hint, SegmentCache& cache) {
+  bool blend = false;
+  if (!track.rotations.empty() && track.rotation_times.size() == track.rotations.size()) {
+    const Segment s = channel_segment(track.rotation_times, track.rotation_interpolation, t, rot_hint, cache);
+    const glm::quat& a = track.rotations[s.index];
+    if (!(s.alpha > 0.0f))
+      out.rotation = a;
+    else if (track.rotation_interpolation == Interpolation::kCubicSpline)
+      out.rotation = cubic_rotation(track, s);
+    else
+      blend = nlerp_blend(a, track.rotations[s.index + 1], s.alpha, out.rotation);
+  } else {
+    out.rotation = fallback.rotation;
+  }
+  if (!track.translations.empty() && track.translation_times.size() == track.translations.size()) {
+    const Segment s =
+        channel_segment(track.translation_times, track.translation_interpolation, t, pos_hint, cache);
+    out.position = blend_vec3(track.translation_times, track.translations, track.translation_interpolation,
+                              track.translation_in_tangents, track.translation_out_tangents, s);
+  } else {
+    out.position = fallback.position;
+  }
+  return blend;
+}
+
+// Joints are sampled in blocks of this many; the block's nlerp blends are then normalized
+// together (a fixed stack buffer of joint indexes: no allocation, rule RG1).
+constexpr size_t kBlendBlock = 64;
 
 void sample_joints(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, std::uint32_t* hints,
                    std::span<Transform> local, std::span<float> coverage) {
@@ -126,19 +275,27 @@ void sample_joints(const Clip& clip, const ClipBinding& binding, float time, Wra
   const Transform* defaults = binding.defaults().data();
   const ClipTrack* tracks = clip.tracks.data();
   const size_t track_count = clip.tracks.size();
+  Transform* out = local.data();
   std::uint32_t scratch[2] = {0, 0};
-  for (size_t j = 0; j < n; ++j) {
-    const int track = track_of[j];
-    if (track < 0 || static_cast<size_t>(track) >= track_count) {
-      local[j] = defaults[j];
-      coverage[j] = 0.0f;
-      continue;
+  SegmentCache cache;
+  std::uint32_t blends[kBlendBlock];
+  for (size_t begin = 0; begin < n; begin += kBlendBlock) {
+    const size_t end = std::min(n, begin + kBlendBlock);
+    size_t blend_count = 0;
+    for (size_t j = begin; j < end; ++j) {
+      const int track = track_of[j];
+      if (track < 0 || static_cast<size_t>(track) >= track_count) {
+        out[j] = defaults[j];
+        coverage[j] = 0.0f;
+        continue;
+      }
+      const ClipTrack& tr = tracks[track];
+      std::uint32_t* h = hints ? hints + 2 * j : scratch;
+      if (!hints) h[0] = h[1] = 0;
+      if (sample_channels(tr, t, defaults[j], out[j], h[0], h[1], cache)) blends[blend_count++] = static_cast<std::uint32_t>(j);
+      coverage[j] = (tr.rotations.empty() && tr.translations.empty()) ? 0.0f : 1.0f;
     }
-    const ClipTrack& tr = tracks[track];
-    std::uint32_t* h = hints ? hints + 2 * j : scratch;
-    if (!hints) h[0] = h[1] = 0;
-    local[j] = sample_channels(tr, t, defaults[j], h[0], h[1]);
-    coverage[j] = (tr.rotations.empty() && tr.translations.empty()) ? 0.0f : 1.0f;
+    normalize_blends(out, blends, blend_count);
   }
 }
 
@@ -156,7 +313,10 @@ float wrap_clip_time(float time, float duration, WrapMode wrap) {
 
 Transform sample_track(const ClipTrack& track, float t, const Transform& fallback) {
   std::uint32_t rot = 0, pos = 0;
-  return sample_channels(track, t, fallback, rot, pos);
+  SegmentCache cache;
+  Transform out;
+  if (sample_channels(track, t, fallback, out, rot, pos, cache)) out.rotation = unit_blend(out.rotation);
+  return out;
 }
 
 glm::vec3 sample_track_scale(const ClipTrack& track, float t, const glm::vec3& fallback) {
