@@ -6,12 +6,9 @@
 #include <cstring>
 #include <optional>
 
-#if defined(__SSE2__)
-#include <xmmintrin.h>
-#endif
-
 #include "asterune/core/assert.hpp"
 #include "asterune/rig/pose.hpp"
+#include "math/sse_quat.hpp"  // ASTERUNE_SSE2 and the SSE2 intrinsics
 
 namespace asterune {
 
@@ -176,7 +173,7 @@ inline bool nlerp_blend(const glm::quat& a, const glm::quat& b, float alpha, glm
   }
   const float s = d < 0.0f ? -alpha : alpha;  // shortest arc: blend toward -b
   const float r = 1.0f - alpha;
-#if defined(__SSE2__)
+#if defined(ASTERUNE_SSE2)
   // r * a.c + s * b.c in each lane: the scalar products and sum, one rounding each.
   _mm_storeu_ps(&out.x, _mm_add_ps(_mm_mul_ps(_mm_set1_ps(r), _mm_loadu_ps(&a.x)),
                                    _mm_mul_ps(_mm_set1_ps(s), _mm_loadu_ps(&b.x))));
@@ -197,7 +194,7 @@ inline glm::quat unit_blend(const glm::quat& q) {
 // w^2 + x^2 + y^2 + z^2 in unit_blend's order, so the bits are unit_blend's.
 void normalize_blends(Transform* local, const std::uint32_t* joint, size_t count) {
   size_t k = 0;
-#if defined(__SSE2__)
+#if defined(ASTERUNE_SSE2)
   for (; k + 4 <= count; k += 4) {
     float* p0 = &local[joint[k]].rotation.x;
     float* p1 = &local[joint[k + 1]].rotation.x;
