@@ -22,19 +22,34 @@ SpringSubsteps spring_substeps(float dt) {
   return plan;
 }
 
-void spring_integrate(glm::vec3& point, glm::vec3& velocity, const glm::vec3& target, const SpringParams& params,
+namespace {
+
+// The bodies of spring_integrate and spring_keep_length, inline for the substep loop (which
+// runs them for every point of every substep).
+inline void integrate(glm::vec3& point, glm::vec3& velocity, const glm::vec3& target, const SpringParams& params,
                       float h) {
   const glm::vec3 a = params.stiffness * (target - point) - params.damping * velocity + params.gravity;
   velocity += h * a;
   point += h * velocity;
 }
 
-glm::vec3 spring_keep_length(const glm::vec3& pivot, const glm::vec3& point, float length, const glm::vec3& fallback) {
+inline glm::vec3 keep_length(const glm::vec3& pivot, const glm::vec3& point, float length, const glm::vec3& fallback) {
   const glm::vec3 d = point - pivot;
   const float l = glm::length(d);
-  if (l > 1e-12f && std::isfinite(l)) return pivot + d * (length / l);
+  if (l > 1e-12f && std::isfinite(l)) [[likely]] return pivot + d * (length / l);
   const float lf = glm::length(fallback);
   return pivot + (lf > 1e-12f && std::isfinite(lf) ? fallback / lf : glm::vec3(0.0f, 1.0f, 0.0f)) * length;
+}
+
+}  // namespace
+
+void spring_integrate(glm::vec3& point, glm::vec3& velocity, const glm::vec3& target, const SpringParams& params,
+                      float h) {
+  integrate(point, velocity, target, params, h);
+}
+
+glm::vec3 spring_keep_length(const glm::vec3& pivot, const glm::vec3& point, float length, const glm::vec3& fallback) {
+  return keep_length(pivot, point, length, fallback);
 }
 
 namespace {
@@ -168,8 +183,8 @@ SpringStepReport step_spring_chain(const SpringParams& params, const SpringChain
         const glm::vec3 start = points[k];
         glm::vec3 x = start;
         glm::vec3 v = velocities[k];
-        spring_integrate(x, v, target, params, h);
-        x = spring_keep_length(pivot, x, length, target - pivot);
+        integrate(x, v, target, params, h);
+        x = keep_length(pivot, x, length, target - pivot);
         // S7: out of every collider, along the circle of points at this length (so the point
         // is back at its length as it leaves). Two rounds for overlapping colliders.
         for (int round = 0; round < (shapes > 1 ? 2 : 1); ++round)
