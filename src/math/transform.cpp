@@ -94,17 +94,6 @@ glm::vec3 any_orthogonal(const glm::vec3& v) {
   return glm::normalize(glm::cross(v, a));
 }
 
-glm::quat rotation_between(const glm::vec3& from, const glm::vec3& to) {
-  const float d = glm::dot(from, to);
-  if (d < -0.999999f) {
-    const glm::vec3 axis = any_orthogonal(from);
-    return glm::quat(0.0f, axis.x, axis.y, axis.z);
-  }
-  // Half-way quaternion: q = (1 + d, from x to) normalized; exact for unit inputs.
-  const glm::vec3 c = glm::cross(from, to);
-  return glm::normalize(glm::quat(1.0f + d, c.x, c.y, c.z));
-}
-
 float distance_between_wide(const glm::vec3& a, const glm::vec3& b) {
   const glm::dvec3 d = glm::dvec3(a) - glm::dvec3(b);
   const double len = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);  // at most ~1.2e39: fits a double

@@ -13,6 +13,8 @@ inline constexpr float kRadToDeg = 180.0f / kPi;
 
 /// `radians` wrapped into the canonical interval (-pi, pi] (rule LA3). Nonfinite input gives 0.
 inline float canonical_angle(float radians) {
+  // Already canonical (most measured angles are): remainder would return it unchanged.
+  if (radians > -kPi && radians <= kPi) return radians;
   if (!std::isfinite(radians)) return 0.0f;
   float a = std::remainder(radians, 2.0f * kPi);  // [-pi, pi]
   if (a <= -kPi) a += 2.0f * kPi;

@@ -110,12 +110,22 @@ glm::mat3 rotation_matrix(const glm::quat& q);
 /// Normalizes q; returns nullopt for a zero-length or nonfinite quaternion.
 std::optional<glm::quat> normalized_rotation(const glm::quat& q);
 
-/// Rotation taking unit vector `from` onto unit vector `to` by the shortest arc. For opposite
-/// vectors it turns 180 degrees about an axis orthogonal to `from`.
-glm::quat rotation_between(const glm::vec3& from, const glm::vec3& to);
-
 /// Any unit vector orthogonal to the unit vector v (deterministic).
 glm::vec3 any_orthogonal(const glm::vec3& v);
+
+/// Rotation taking unit vector `from` onto unit vector `to` by the shortest arc. For opposite
+/// vectors it turns 180 degrees about an axis orthogonal to `from`. Inline: the solvers call it
+/// in their inner steps.
+inline glm::quat rotation_between(const glm::vec3& from, const glm::vec3& to) {
+  const float d = glm::dot(from, to);
+  if (d < -0.999999f) {
+    const glm::vec3 axis = any_orthogonal(from);
+    return glm::quat(0.0f, axis.x, axis.y, axis.z);
+  }
+  // Half-way quaternion: q = (1 + d, from x to) normalized; exact for unit inputs.
+  const glm::vec3 c = glm::cross(from, to);
+  return glm::normalize(glm::quat(1.0f + d, c.x, c.y, c.z));
+}
 
 /// |a - b| computed in double, so it does not overflow for far-apart finite points (glm::length
 /// squares in float and gives inf beyond ~1.8e19); a distance past float range gives FLT_MAX.
