@@ -61,7 +61,9 @@ bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapM
 bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, Pose& pose);
 
 /// Samples one track alone (both channels), using `fallback` for a missing channel.
-/// Returns fallback unchanged for an empty track. Allocation-free.
+/// Returns fallback unchanged for an empty track. Allocation-free. The track is not validated
+/// here: its key times must be finite and non-decreasing, as validate_clip() checks for a
+/// clip's tracks (other times give an unspecified key, or blend of keys, of the track).
 Transform sample_track(const ClipTrack& track, float clip_time, const Transform& fallback);
 
 /// Samples the track's scale channel (ClipTrack::scales) at `clip_time`, or returns `fallback`
