@@ -39,25 +39,9 @@ inline Placement place_joint(const Placement& parent, const Transform& c0, const
   return {quat_mul(parent.q, q), _mm_add_ps(parent.p, rotate(parent.q, p))};
 }
 
-// One forward walk over the layout range [begin, end); parents come before children. A joint
-// whose parent is the joint just placed (a limb, a spine) takes it from registers rather than
-// waiting for it to go through memory.
-void evaluate_range(const Rig& rig, const Transform& root, std::span<const Transform> local,
-                    std::span<Transform> world, int begin, int end) {
-  const int* parents = rig.parents().data();
-  const Transform* c0 = rig.c0().data();
-  const Transform* c1_inverse = rig.c1_inverse().data();
-  const Transform* anchor = rig.anchor().data();
-  const Transform* t = local.data();
-  Transform* w = world.data();
-  Placement last{};
-  for (int i = begin; i < end; ++i) {
-    const int p = parents[i];
-    const Placement parent = p < 0 ? load(root * anchor[i]) : (p == i - 1 && i > begin) ? last : load(w[p]);
-    last = place_joint(parent, c0[i], t[i], c1_inverse[i]);
-    sse::store(last.q, w[i].rotation);
-    sse::store(last.p, w[i].position);
-  }
+inline void store(const Placement& placed, Transform& out) {
+  sse::store(placed.q, out.rotation);
+  sse::store(placed.p, out.position);
 }
 #else
 // Exactly the identity rotation (as built from a translation-only C0/C1, the common case).
@@ -84,14 +68,21 @@ inline Transform joint_local(const Transform& c0, const Transform& t, const Tran
   return c0 * tc;
 }
 
-inline void place_joint(const Transform& parent, const Transform& c0, const Transform& t, const Transform& c1_inverse,
-                        Transform& out) {
-  out = parent * joint_local(c0, t, c1_inverse);
+// Without SSE2 a placement in flight is a plain Transform.
+using Placement = Transform;
+inline Transform load(const Transform& t) { return t; }
+inline void store(const Placement& placed, Transform& out) { out = placed; }
+
+inline Placement place_joint(const Placement& parent, const Transform& c0, const Transform& t,
+                             const Transform& c1_inverse) {
+  return parent * joint_local(c0, t, c1_inverse);
 }
+#endif
 
 // One forward walk over the layout range [begin, end); parents come before children.
 // world = P * (C0 * T * inverse(C1)): the same placement as ((P * C0) * T) * inverse(C1) up to
-// float rounding of the regrouping.
+// float rounding of the regrouping. A joint whose parent is the joint just placed (a limb, a
+// spine) takes it as it is rather than reading it back from memory.
 void evaluate_range(const Rig& rig, const Transform& root, std::span<const Transform> local,
                     std::span<Transform> world, int begin, int end) {
   const int* parents = rig.parents().data();
@@ -100,16 +91,14 @@ void evaluate_range(const Rig& rig, const Transform& root, std::span<const Trans
   const Transform* anchor = rig.anchor().data();
   const Transform* t = local.data();
   Transform* w = world.data();
+  Placement last{};
   for (int i = begin; i < end; ++i) {
     const int p = parents[i];
-    if (p >= 0) {
-      place_joint(w[p], c0[i], t[i], c1_inverse[i], w[i]);
-    } else {
-      place_joint(root * anchor[i], c0[i], t[i], c1_inverse[i], w[i]);
-    }
+    const Placement parent = p < 0 ? load(root * anchor[i]) : (p == i - 1 && i > begin) ? last : load(w[p]);
+    last = place_joint(parent, c0[i], t[i], c1_inverse[i]);
+    store(last, w[i]);
   }
 }
-#endif
 
 }  // namespace
 
