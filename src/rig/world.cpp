@@ -44,24 +44,21 @@ inline void store(const Placement& placed, Transform& out) {
   sse::store(placed.p, out.position);
 }
 #else
-// Exactly the identity rotation (as built from a translation-only C0/C1, the common case).
-inline bool is_identity_rotation(const glm::quat& q) {
-  return q.w == 1.0f && q.x == 0.0f && q.y == 0.0f && q.z == 0.0f;
-}
 
 // The joint's own placement relative to its parent part, C0 * T * inverse(C1). It does not
 // depend on the parent, so the walk computes it off the parent-to-child dependency chain and
 // the only compose that waits for the parent is the final one. A translation-only C0 or C1
-// skips its quaternion product (multiplying by an exact identity changes no bit of it).
+// skips its quaternion product (multiplying by an exact identity changes no bit of it);
+// qis_identity is the scalar kernels' exact-identity test (math/sse_quat.hpp).
 inline Transform joint_local(const Transform& c0, const Transform& t, const Transform& c1_inverse) {
   Transform tc;
-  if (is_identity_rotation(c1_inverse.rotation)) {
+  if (qis_identity(c1_inverse.rotation)) {
     tc.rotation = t.rotation;
     tc.position = t.position + t.rotation * c1_inverse.position;
   } else {
     tc = t * c1_inverse;
   }
-  if (is_identity_rotation(c0.rotation)) {
+  if (qis_identity(c0.rotation)) {
     tc.position += c0.position;
     return tc;
   }
