@@ -346,27 +346,20 @@ LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& e
     // A full share with the eye off the pivot is solved in closed form when it can be: turning
     // about the pivot moves the eye, which changes the direction to the target (parallax).
     if (w >= 1.0f && glm::dot(cur_eye - pivot, cur_eye - pivot) > 0.0f) {
-      // The direction wanted from the eye before the turn says which form is likely: clamped
-      // or not. The other is tried when the first does not hold from the turned eye.
+      // Past the yaw limit as seen from the eye before the turn: the clamped form first, then
+      // the unclamped one (the turn may bring the target inside the limit).
       glm::quat q;
       bool solved = false;
       bool want_at_turned_eye = false;
-      const bool measured = fresh || want_direction(frame, cur_eye, target, want);
-      fresh = measured;
-      const auto try_clamped = [&] {
+      fresh = fresh || want_direction(frame, cur_eye, target, want);
+      if (fresh && want.yaw_clamped) {
         Want turned_want{};
-        if (!measured || !want.yaw_clamped ||
-            !clamped_parallax_turn(frame, pivot, cur_eye, cur_facing, target, want, turned_want, q))
-          return false;
-        want = turned_want;
-        want_at_turned_eye = true;
-        return true;
-      };
-      if (measured && want.yaw_clamped) {
-        solved = try_clamped() || parallax_turn(frame, pivot, cur_eye, cur_facing, target, q);
-      } else {
-        solved = parallax_turn(frame, pivot, cur_eye, cur_facing, target, q) || try_clamped();
+        if (clamped_parallax_turn(frame, pivot, cur_eye, cur_facing, target, want, turned_want, q)) {
+          want = turned_want;
+          solved = want_at_turned_eye = true;
+        }
       }
+      if (!solved) solved = parallax_turn(frame, pivot, cur_eye, cur_facing, target, q);
       if (solved) {
         cur_eye = pivot + q * (cur_eye - pivot);
         cur_facing = glm::normalize(q * cur_facing);
