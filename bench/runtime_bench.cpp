@@ -2,7 +2,8 @@
 // character on the tailed R15 rig (examples/tailed_r15.rig.json): the CMU clip retargeted, feet
 // with pelvis on a 10 degree slope, look-at, one two-bone arm IK and a 3-link tail spring.
 // BM_Batch10k: 10,000 such characters per frame through update_characters() on a two-thread
-// std::thread parallel-for of the bench's own (counter ms_per_frame, wall-clock).
+// std::thread parallel-for of the bench's own (counter ms_per_frame, wall-clock). BM_BatchSerial:
+// the same on one thread, per character, for a crowd that fits the caches and one that does not.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -144,6 +145,23 @@ void BM_Batch10k(benchmark::State& state) {
   state.counters["characters"] = static_cast<double>(crowd.size());
 }
 BENCHMARK(BM_Batch10k)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// The batch on one thread for a crowd of 100 (about 1 MB of state, mostly in cache) and of 10,000
+// (100 MB: every character's state comes from memory). The gap between the two is what the
+// batch's prefetch of the next character has to hide (counter us_per_character).
+void BM_BatchSerial(benchmark::State& state) {
+  const Fixture& f = fixture();
+  std::vector<Character> crowd = f.crowd(static_cast<size_t>(state.range(0)));
+  const auto serial = [](std::size_t n, CharacterRange body) { body(0, n); };
+  for (auto _ : state) {
+    update_characters(f.setup, crowd, 1.0f / 60.0f, serial);
+    benchmark::DoNotOptimize(crowd.data());
+  }
+  state.counters["us_per_character"] =
+      benchmark::Counter(1e-6 * static_cast<double>(state.iterations()) * static_cast<double>(crowd.size()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_BatchSerial)->Arg(100)->Arg(10000)->UseRealTime();
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "asterune/core/assert.hpp"
+#include "asterune/core/prefetch.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
 #include "controls/bound_target.hpp"
@@ -246,6 +247,32 @@ ControlStack::ControlStack(ControlStack&&) noexcept = default;
 ControlStack& ControlStack::operator=(ControlStack&&) noexcept = default;
 ControlStack::ControlStack(const ControlStack&) = default;
 ControlStack& ControlStack::operator=(const ControlStack&) = default;
+
+namespace {
+
+void prefetch_kind(const detail::IkControl& c) {
+  prefetch_vectors(c.joints, c.limits, c.rest_local, c.points, c.solved, c.deltas, c.turns, c.orientations);
+}
+void prefetch_kind(const detail::LookAtControl& c) {
+  prefetch_vectors(c.joints, c.weights, c.pivots, c.turns, c.world_turns);
+}
+void prefetch_kind(const detail::SpringControl& c) {
+  prefetch_vectors(c.joints, c.colliders, c.points, c.velocities, c.lengths, c.previous_targets, c.previous_shapes,
+                   c.targets, c.frame_lengths, c.shapes, c.before, c.after, c.turns);
+}
+void prefetch_kind(const detail::FeetControl& c) { prefetch_vectors(c.joints); }
+
+}  // namespace
+
+void ControlStack::prefetch_slots() const { prefetch_vectors(slots_, order_); }
+
+void ControlStack::prefetch_state() const {
+  for (const Slot& slot : slots_) {
+    prefetch_vectors(slot.candidates, slot.changed, slot.target.target.path);
+    if (slot.pole) prefetch_vectors(slot.pole->target.path);
+    std::visit([](const auto& bound) { prefetch_kind(bound); }, slot.bound);
+  }
+}
 
 int ControlStack::size() const { return static_cast<int>(slots_.size()); }
 const ControlDesc& ControlStack::desc(int i) const { return slots_[static_cast<size_t>(i)].desc; }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "asterune/core/prefetch.hpp"
 #include "asterune/rig/rig.hpp"
 
 namespace asterune {
@@ -50,11 +51,28 @@ bool update_character(const CharacterSetup& setup, Character& c, float dt) {
   return true;
 }
 
+namespace {
+
+void prefetch_arrays(const Character& c) {
+  prefetch_vectors(c.pose.local, c.pose.coverage, c.world, c.animation.source_local, c.animation.source_coverage,
+                   c.animation.retarget.source_orientation, c.animation.retarget.source_position,
+                   c.animation.retarget.target_rotation, c.animation.cursor.keys);
+  c.stack.prefetch_slots();
+}
+
+}  // namespace
+
 void update_characters(const CharacterSetup& setup, std::span<Character> characters, float dt,
                        ParallelFor parallel_for) {
   Character* data = characters.data();
+  // While character i updates (microseconds), the next one's state comes into cache: the
+  // arrays it owns and its stack's slots two ahead, what the slots point to one ahead.
   const auto body = [&setup, data, dt](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) update_character(setup, data[i], dt);
+    for (std::size_t i = begin; i < end; ++i) {
+      if (i + 2 < end) prefetch_arrays(data[i + 2]);
+      if (i + 1 < end) data[i + 1].stack.prefetch_state();
+      update_character(setup, data[i], dt);
+    }
   };
   parallel_for(characters.size(), CharacterRange(body));
 }

@@ -76,6 +76,13 @@ class ControlStack {
   /// What control `i` did in the last update().
   const ControlReport& report(int i) const;
 
+  /// Cache hints for a batch (update_characters): prefetch_slots() asks for the slot array,
+  /// prefetch_state() for the buffers the slots point to (targets, scratch, solver history),
+  /// reading the slots to find them, so it is best called once the slots have arrived. No effect
+  /// on results; allocation-free.
+  void prefetch_slots() const;
+  void prefetch_state() const;
+
   // --- per-frame edits (allocation-free) -----------------------------------------------
   /// Disabling clears the control's retained state (CS7); enabling starts fresh. A tracking
   /// look-at first eases back to the animated pose (status releasing), then clears.
