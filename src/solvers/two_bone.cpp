@@ -101,12 +101,10 @@ inline glm::quat shortest_arc(const glm::vec3& from, const glm::vec3& to, const 
   return q * (1.0f / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z));
 }
 
-// Rotation taking the orthonormal frame (u0, n0, u0 x n0) onto (u1, n1, u1 x n1).
-glm::quat frame_rotation(const glm::vec3& u0, const glm::vec3& n0, const glm::vec3& u1, const glm::vec3& n1) {
-  const glm::vec3 w0 = glm::cross(u0, n0);
-  const glm::vec3 w1 = glm::cross(u1, n1);
-  // R = u1 u0^T + n1 n0^T + w1 w0^T (glm: m[column][row]).
-  glm::mat3 m;
+// Rotation taking the orthonormal frame (u0, n0, w0) onto (u1, n1, w1): R = u1 u0^T + n1 n0^T + w1 w0^T.
+glm::quat frame_rotation(const glm::vec3& u0, const glm::vec3& n0, const glm::vec3& w0, const glm::vec3& u1,
+                         const glm::vec3& n1, const glm::vec3& w1) {
+  glm::mat3 m;  // glm: m[column][row]
   for (int c = 0; c < 3; ++c) m[c] = u1 * u0[c] + n1 * n0[c] + w1 * w0[c];
   return glm::quat_cast(m);  // unit to rounding: m is orthonormal (the callers renormalize what they compose)
 }
@@ -197,16 +195,37 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
   // Deltas: map (upper direction, bend-plane normal) onto the solved pair, then the lower
   // segment by the shortest arc after the upper delta (a turn about the plane normal).
   const glm::vec3 u0 = upper / a;
-  const glm::vec3 l0 = lower / b;
-  const glm::vec3 l1 = (r.end - r.mid) / B;
-  const glm::vec3 n0_raw = glm::cross(u0, l0);
+  const glm::vec3 n0_raw = glm::cross(upper, lower);
   const float n0_len2 = glm::dot(n0_raw, n0_raw);
   glm::quat delta_upper;
-  if (n0_len2 > 1e-6f) {
+  if (n0_len2 > 1e-6f * (a * a) * (b * b)) {  // sine of the bend above 1e-3
+    // Both frames are (segment, plane normal, segment x normal); in the solved one,
+    // w1 = u1 x n1 = cos_root bend - sin_root axis (u1 and n1 expanded in bend and axis).
+    const glm::vec3 n0 = n0_raw / std::sqrt(n0_len2);
+    const glm::vec3 w0 = glm::cross(u0, n0);
     const glm::vec3 n1 = glm::cross(bend, axis);  // unit: bend is a unit vector orthogonal to axis
-    delta_upper = frame_rotation(u0, n0_raw / std::sqrt(n0_len2), u1, n1);
-    r.delta_lower = shortest_arc(delta_upper * l0, l1, n1);
+    const glm::vec3 w1 = cos_root * bend - sin_root * axis;
+    delta_upper = frame_rotation(u0, n0, w0, u1, n1, w1);
+    // The lower delta turns about n1. In the plane, as (u1, -w1) coordinates, the lower segment
+    // after the upper delta keeps its old coordinates (l0 . u0, -l0 . w0), and the solved one is
+    // ((d cos_root - A) / B, d sin_root / B) (end - mid = d axis - A u1). The turn between them
+    // is their complex quotient; its half-angle quaternion is (1 + cos, sin n1) normalized.
+    const glm::vec3 l0 = lower / b;
+    const float ox = glm::dot(l0, u0);
+    const float oy = -glm::dot(l0, w0);
+    const float nx = (d * cos_root - A) / B;
+    const float ny = d * sin_root / B;
+    const float cos_t = nx * ox + ny * oy;
+    const float sin_t = ny * ox - nx * oy;
+    if (1.0f + cos_t > 1e-6f) {
+      const glm::quat q(1.0f + cos_t, sin_t * n1.x, sin_t * n1.y, sin_t * n1.z);
+      r.delta_lower = q * (1.0f / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z));
+    } else {
+      r.delta_lower = glm::quat(0.0f, n1.x, n1.y, n1.z);  // half a turn about the plane normal
+    }
   } else {
+    const glm::vec3 l0 = lower / b;
+    const glm::vec3 l1 = (r.end - r.mid) / B;
     delta_upper = shortest_arc(u0, u1, any_orthogonal(u0));
     r.delta_lower = shortest_arc(glm::normalize(delta_upper * l0), l1, bend);
   }
