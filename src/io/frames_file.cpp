@@ -43,8 +43,14 @@ Json frame_json(const Rig& rig, const FrameRecord& rec) {
       Json feet = Json::array();
       for (int i = 0; i < c.feet->foot_count; ++i) {
         const FootReport& foot = c.feet->feet[static_cast<size_t>(i)];
-        feet.push_back(Json{{"lift", float_json(foot.lift)}, {"hit", foot.hit}, {"tilt_deg", float_json(foot.tilt_deg)},
-                            {"clamped", foot.clamped}, {"sole_error", float_json(foot.sole_error)}});
+        feet.push_back(Json{{"lift", float_json(foot.lift)},
+                            {"hit", foot.hit},
+                            {"tilt_deg", float_json(foot.tilt_deg)},
+                            {"clamped", foot.clamped},
+                            {"sole_error", float_json(foot.sole_error)},
+                            {"ray_origin", vec3_json(foot.ray_origin)},
+                            {"ray_end", vec3_json(foot.ray_end)},
+                            {"hit_normal", vec3_json(foot.hit_normal)}});
       }
       control["feet"] = std::move(feet);
       control["pelvis_drop"] = float_json(c.feet->pelvis_drop);

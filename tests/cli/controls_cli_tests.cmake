@@ -121,6 +121,19 @@ endif()
 if(drop LESS 0)
   fail("walk_over_step frame 150: negative pelvis drop ${drop}")
 endif()
+# Foot 0 is over the step (z from 1 to 2.5, top at y 0.25): its ray runs straight down (the root
+# is upright) and ends on the step's top, whose normal is +Y.
+string(JSON ox GET "${OUT}" frames 0 controls 0 feet 0 ray_origin 0)
+string(JSON oz GET "${OUT}" frames 0 controls 0 feet 0 ray_origin 2)
+string(JSON ex GET "${OUT}" frames 0 controls 0 feet 0 ray_end 0)
+string(JSON ey GET "${OUT}" frames 0 controls 0 feet 0 ray_end 1)
+string(JSON ez GET "${OUT}" frames 0 controls 0 feet 0 ray_end 2)
+string(JSON ny GET "${OUT}" frames 0 controls 0 feet 0 hit_normal 1)
+if(NOT ex EQUAL ox OR NOT ez EQUAL oz OR ez LESS 1 OR ez GREATER 2.5 OR ey LESS 0.2499 OR ey GREATER 0.2501
+   OR NOT ny EQUAL 1)
+  fail("walk_over_step frame 150: foot 0's ray should end on the step top at y 0.25 below its origin, normal +Y "
+       "(origin x ${ox} z ${oz}, end ${ex} ${ey} ${ez}, normal y ${ny})")
+endif()
 run(examples/walk_over_step.scene.json --frame 150)
 expect_contains("${OUT}" "  foot 0: hit, lift " "walk_over_step table")
 

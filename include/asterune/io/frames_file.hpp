@@ -56,7 +56,8 @@ struct FrameRecord {
 /// "parent", "transform": {"position", "rotation"}, "coverage", "world": {...}}], "controls":
 /// [{"name", "status", "reached", "clamped", "distance", "angle", "weight", "passes", "stretch",
 /// and for springs "substeps", "resets", and for feet "feet": [{"lift", "hit", "tilt_deg",
-/// "clamped", "sole_error"}], "pelvis_drop"}]}]}. Part names (not ids) are printed; rotations are
+/// "clamped", "sole_error", "ray_origin", "ray_end", "hit_normal"}], "pelvis_drop"}]}]}. Part
+/// names (not ids) are printed; rotations are
 /// [w, x, y, z]. Each record must hold rig.joint_count() entries per array.
 std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frames);
 
