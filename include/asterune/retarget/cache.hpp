@@ -10,12 +10,11 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <tuple>
 
 #include "asterune/core/result.hpp"
+#include "asterune/core/shared_cache.hpp"
 #include "asterune/clip/binding.hpp"
 #include "asterune/clip/clip.hpp"
 #include "asterune/retarget/binding.hpp"
@@ -34,18 +33,15 @@ class RetargetCache {
                                                      const RetargetProfile& profile);
 
   /// Number of hits and misses so far (for diagnostics and tests).
-  std::size_t hits() const;
-  std::size_t misses() const;
-  std::size_t size() const;
+  std::size_t hits() const { return bindings_.hits(); }
+  std::size_t misses() const { return bindings_.misses(); }
+  std::size_t size() const { return bindings_.size(); }
 
   /// Drops every binding (holders of a shared_ptr keep theirs alive).
-  void clear();
+  void clear() { bindings_.clear(); }
 
  private:
-  mutable std::mutex mutex_;
-  std::map<Key, std::shared_ptr<const RetargetBinding>> bindings_;
-  std::size_t hits_ = 0;
-  std::size_t misses_ = 0;
+  SharedCache<Key, RetargetBinding> bindings_;
 };
 
 class BakeCache {
@@ -61,20 +57,17 @@ class BakeCache {
   Result<std::shared_ptr<const Clip>> get(const Clip& clip, const ClipBinding& source_binding,
                                           const RetargetBinding& binding, const Rig& rig);
 
-  std::size_t hits() const;
-  std::size_t misses() const;
-  std::size_t size() const;
+  std::size_t hits() const { return clips_.hits(); }
+  std::size_t misses() const { return clips_.misses(); }
+  std::size_t size() const { return clips_.size(); }
 
   /// Drops every baked clip (holders of a shared_ptr keep theirs alive).
-  void clear();
+  void clear() { clips_.clear(); }
   /// Drops the bake of `clip` through `binding`; returns whether there was one.
-  bool erase(const Clip& clip, const RetargetBinding& binding);
+  bool erase(const Clip& clip, const RetargetBinding& binding) { return clips_.erase(key_of(clip, binding)); }
 
  private:
-  mutable std::mutex mutex_;
-  std::map<Key, std::shared_ptr<const Clip>> clips_;
-  std::size_t hits_ = 0;
-  std::size_t misses_ = 0;
+  SharedCache<Key, Clip> clips_;
 };
 
 }  // namespace asterune
