@@ -1,5 +1,5 @@
 # Shared helpers of the asterune-solve CLI test scripts (include() after setting CLI and
-# SOURCE_DIR). run(args...) sets OUT, ERR and RC; expect_ok / expect_bad check the exit status,
+# SOURCE_DIR). run(args...) sets OUT, ERR and RC; expect_ok / require_ok / expect_bad check the exit status,
 # stderr and stdout of the contract (docs/cli.md: exit 2 with exactly one stderr line
 # "asterune-solve: ..." and nothing on stdout).
 function(fail msg)
@@ -14,6 +14,12 @@ macro(expect_ok)
   run(${ARGN})
   if(NOT RC EQUAL 0 OR NOT ERR STREQUAL "")
     fail("asterune-solve ${ARGN}: expected exit 0 and no stderr, got ${RC}: ${ERR}")
+  endif()
+endmacro()
+# require_ok(what): the last run() exited 0 with nothing on stderr.
+macro(require_ok what)
+  if(NOT RC EQUAL 0 OR NOT ERR STREQUAL "")
+    fail("${what}: exit ${RC}, stderr: ${ERR}")
   endif()
 endmacro()
 macro(expect_bad needle)

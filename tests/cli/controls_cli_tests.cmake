@@ -12,34 +12,7 @@ endif()
 set(TMP_NAME cli_controls)
 include(${CMAKE_CURRENT_LIST_DIR}/temp_dir.cmake)
 
-function(fail msg)
-  message(SEND_ERROR "FAIL: ${msg}")
-endfunction()
-
-macro(run)
-  execute_process(COMMAND "${CLI}" ${ARGN} WORKING_DIRECTORY "${SOURCE_DIR}"
-                  OUTPUT_VARIABLE OUT ERROR_VARIABLE ERR RESULT_VARIABLE RC)
-endmacro()
-
-macro(expect_contains text needle what)
-  string(FIND "${text}" "${needle}" _pos)
-  if(_pos EQUAL -1)
-    fail("${what}: output lacks '${needle}'")
-  endif()
-endmacro()
-
-macro(expect_bad needle)
-  run(${ARGN})
-  if(NOT RC EQUAL 2)
-    fail("asterune-solve ${ARGN}: expected exit 2, got ${RC} (stderr: ${ERR})")
-  endif()
-  expect_contains("${ERR}" "${needle}" "stderr of asterune-solve ${ARGN}")
-  string(REGEX MATCHALL "\n" _lines "${ERR}")
-  list(LENGTH _lines _n)
-  if(NOT _n EQUAL 1)
-    fail("asterune-solve ${ARGN}: expected one stderr line, got: ${ERR}")
-  endif()
-endmacro()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_test_helpers.cmake)
 
 # 1. The default demo: the left arm reaches and the head tracks, both reported.
 run()

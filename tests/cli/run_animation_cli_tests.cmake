@@ -6,21 +6,13 @@ set(TMP_NAME cli_animation)
 include(${CMAKE_CURRENT_LIST_DIR}/temp_dir.cmake)
 set(DATA "${SOURCE_DIR}/tests/data/bvh")
 
-macro(solve)
-  execute_process(COMMAND "${CLI}" ${ARGN} WORKING_DIRECTORY "${SOURCE_DIR}"
-                  OUTPUT_VARIABLE OUT ERROR_VARIABLE ERR RESULT_VARIABLE RC)
-endmacro()
-macro(require_ok what)
-  if(NOT RC EQUAL 0 OR NOT ERR STREQUAL "")
-    message(SEND_ERROR "FAIL: ${what}: exit ${RC}, stderr: ${ERR}")
-  endif()
-endmacro()
+include(${CMAKE_CURRENT_LIST_DIR}/cli_test_helpers.cmake)
 
 # Each CMU clip plays whole (frames = duration / dt + 1 at 60 Hz) with every R15 joint covered.
 foreach(case "cmu_49_04_run_leap.bvh;126" "cmu_01_01_jumps_first900.bvh;450" "cmu_131_01_start_walk_stop.bvh;497")
   list(GET case 0 clip)
   list(GET case 1 frames)
-  solve(--rig builtin:r15 --clip tests/data/bvh/${clip} --format csv --all-frames)
+  run(--rig builtin:r15 --clip tests/data/bvh/${clip} --format csv --all-frames)
   require_ok("--clip ${clip}")
   string(REGEX MATCHALL "\n" lines "${OUT}")
   list(LENGTH lines n)
@@ -38,7 +30,7 @@ endforeach()
 
 # JSON output: frame 0 of 49_04 is the T-pose, i.e. the source rest: the pelvis keeps its rest
 # orientation (identity T) and the retargeted pose is fully covered.
-solve(--rig builtin:r15 --clip tests/data/bvh/cmu_49_04_run_leap.bvh --format json --frame 0)
+run(--rig builtin:r15 --clip tests/data/bvh/cmu_49_04_run_leap.bvh --format json --frame 0)
 require_ok("--clip json")
 string(JSON root_w GET "${OUT}" frames 0 joints 0 transform rotation 0)
 string(JSON cov GET "${OUT}" frames 0 joints 4 coverage)
@@ -50,7 +42,7 @@ endif()
 file(WRITE "${TMP}/run.scene.json" "{\"format\": \"asterune.scene/1\", \"rig\": \"builtin:r15\", \"frames\": 30, \"dt\": 0.05,
   \"animation\": {\"clip\": \"${DATA}/cmu_131_01_start_walk_stop.bvh\", \"loop\": true,
     \"retarget\": {\"map\": \"auto\", \"rest_matching\": true, \"translation\": true, \"scale\": \"auto\"}}}")
-solve("${TMP}/run.scene.json" --all-frames --format csv)
+run("${TMP}/run.scene.json" --all-frames --format csv)
 require_ok("scene animation block")
 string(REGEX MATCHALL "\n" lines "${OUT}")
 list(LENGTH lines n)
@@ -58,12 +50,12 @@ if(NOT n EQUAL 451)
   message(SEND_ERROR "FAIL: scene animation: ${n} csv lines, expected 30 x 15 + 1")
 endif()
 # --clip replaces the scene's clip and keeps its settings (30 frames).
-solve("${TMP}/run.scene.json" --clip tests/data/bvh/cmu_49_04_run_leap.bvh --format csv --frame 29)
+run("${TMP}/run.scene.json" --clip tests/data/bvh/cmu_49_04_run_leap.bvh --format csv --frame 29)
 require_ok("scene + --clip")
 # Translation off: the Root T stays at zero.
 file(WRITE "${TMP}/still.scene.json" "{\"format\": \"asterune.scene/1\", \"rig\": \"builtin:r15\", \"frames\": 10,
   \"animation\": {\"clip\": \"${DATA}/cmu_49_04_run_leap.bvh\", \"retarget\": {\"translation\": false}}}")
-solve("${TMP}/still.scene.json" --format json --frame 9)
+run("${TMP}/still.scene.json" --format json --frame 9)
 require_ok("translation off")
 foreach(axis 0 1 2)
   string(JSON p GET "${OUT}" frames 0 joints 0 transform position ${axis})
@@ -74,13 +66,13 @@ endforeach()
 
 # Bad input: one line on stderr, exit 2.
 file(WRITE "${TMP}/bad.bvh" "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 3 Xposition Yposition Wrotation\n}\n")
-solve(--clip "${TMP}/bad.bvh")
+run(--clip "${TMP}/bad.bvh")
 if(NOT RC EQUAL 2 OR NOT ERR MATCHES "^asterune-solve: .*bad.bvh")
   message(SEND_ERROR "FAIL: bad BVH: exit ${RC}, stderr ${ERR}")
 endif()
 file(WRITE "${TMP}/badmap.scene.json" "{\"format\": \"asterune.scene/1\", \"rig\": \"builtin:r15\",
   \"animation\": {\"clip\": \"${DATA}/cmu_49_04_run_leap.bvh\", \"retarget\": {\"map\": {\"LowerTorso\": \"Pelvis\"}}}}")
-solve("${TMP}/badmap.scene.json")
+run("${TMP}/badmap.scene.json")
 if(NOT RC EQUAL 2 OR NOT ERR MATCHES "Pelvis")
   message(SEND_ERROR "FAIL: bad map: exit ${RC}, stderr ${ERR}")
 endif()
