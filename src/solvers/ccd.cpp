@@ -14,8 +14,9 @@ namespace {
 using detail::kChainTiny;
 
 // The CCD step at joint i: the shortest arc r taking (endpoint - pivot) toward (target -
-// pivot) turns joint i's subtree about out[i]. With limits, part i's new orientation is
-// clamped first (the part orientations live in `orient`) and the clamped turn is applied.
+// pivot) turns joint i's subtree about out[i]. With limits, r is the turn the limit suits
+// (limited_turn: about a hinge's axis, no twist of a ball-and-socket's bone) and part i's new orientation is clamped first (the part
+// orientations live in `orient`) before the clamped turn is applied.
 // Returns true when a limit changed the turn.
 bool ccd_step(std::size_t i, std::span<glm::vec3> out, std::span<glm::quat> orient, const glm::vec3& target,
               const ChainLimits* limits) {
@@ -31,6 +32,8 @@ bool ccd_step(std::size_t i, std::span<glm::vec3> out, std::span<glm::quat> orie
   if (limits != nullptr) {
     const glm::quat current = orient[i];
     const glm::quat frame = detail::limit_frame(*limits, orient, i);
+    const glm::vec3 bone = out[i + 1] - pivot;
+    r = detail::limited_turn(limits->limits[i], frame, &bone, e, t);
     const glm::quat wanted = glm::conjugate(frame) * (r * current);
     const glm::quat rel = clamp_to_limit(limits->limits[i], wanted);
     limited = rotation_angle(glm::conjugate(wanted) * rel) > 1e-4f;
@@ -88,6 +91,9 @@ SolveReport solve_ccd(std::span<const glm::vec3> points, const ChainGoal& goal, 
         report.passes = pass;
         if (glm::length(out[n] - target) <= tol) break;
       }
+      // A limited chain the sweeps left short: coupled steps of every joint (see refine_limited).
+      if (limits != nullptr && glm::length(out[n] - target) > tol)
+        report.passes += detail::refine_limited(out, deltas, *limits, target, tol, max_passes, limited_last_pass);
     }
     report.clamped = unreachable;
   }

@@ -38,6 +38,8 @@ SolveReport solve_fabrik(std::span<const glm::vec3> points, const ChainGoal& goa
   SolveReport report;
   report.passes = 0;
   bool limited_last_pass = false;  // a limit changed a joint in the last forward pass
+  bool limits_applied = false;     // `out` came from a limited pass or the refinement, and
+                                   // `deltas` holds its orientations
   if (glm::length(target - root) >= total) {
     detail::lay_straight(points, target, out);
     report.passes = 1;
@@ -72,6 +74,7 @@ SolveReport solve_fabrik(std::span<const glm::vec3> points, const ChainGoal& goa
       out[0] = root;  // forward: root fixed, each point follows toward the endpoint
       if (limits != nullptr) {
         limited_last_pass = detail::limited_forward(points, out, *limits, deltas);
+        limits_applied = true;
       } else {
         for (std::size_t i = 0; i < n; ++i) {
           out[i + 1] = reach(out[i], out[i + 1], detail::segment_length(points, i), points[i + 1] - points[i]);
@@ -80,10 +83,17 @@ SolveReport solve_fabrik(std::span<const glm::vec3> points, const ChainGoal& goa
       report.passes = pass;
       if (glm::length(out[n] - target) <= tol) break;
     }
+    // A limited chain the passes left short: coupled steps of every joint (see refine_limited).
+    if (limits != nullptr && glm::length(out[n] - target) > tol)
+      report.passes += detail::refine_limited(out, deltas, *limits, target, tol, max_passes, limited_last_pass);
   }
 
-  return detail::finish_chain_solve(points, out, goal, limits, /*reapply_limits=*/true, limited_last_pass, tol, deltas,
-                                    report);
+  // The limits are imposed once more only on points no limited pass placed (a chain laid
+  // straight, or one already at the target): a second limited pass over its own result would
+  // move it (its swing-only steps need not land a segment exactly where the points ask), and
+  // rebuilding orientations from points would drop the twist the refinement chose.
+  return detail::finish_chain_solve(points, out, goal, limits, /*reapply_limits=*/!limits_applied, limited_last_pass,
+                                    tol, deltas, report);
 }
 
 }  // namespace asterune

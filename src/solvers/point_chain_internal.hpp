@@ -14,6 +14,9 @@ namespace asterune::detail {
 
 constexpr float kChainTiny = 1e-7f;
 
+/// Longest limited chain refine_limited() works on (its best-pose copy lives on the stack).
+constexpr std::size_t kMaxRefinedSegments = 32;
+
 /// ChainSettings::tolerance, or the default 1e-3 studs when it is negative or not finite.
 inline float sanitized_tolerance(const ChainSettings& s) {
   return (std::isfinite(s.tolerance) && s.tolerance >= 0.0f) ? s.tolerance : 1e-3f;
@@ -60,12 +63,40 @@ void aim_about_root(std::span<glm::vec3> out, const glm::vec3& target);
 /// Turns each intermediate out[i] about the axis through out[i-1], out[i+1] toward the pole.
 void apply_pole(std::span<glm::vec3> out, const glm::vec3& pole);
 
+/// The world turn that brings `current` (a vector from part i's pivot, carried by the part)
+/// toward `desired`, in the motion the part's limit suits. A hinge turns about its axis
+/// (frame * limit.axis in world, `frame` = limit_frame()) by the angle between the two
+/// vectors' projections on the hinge plane: the shortest arc would be mostly swing, which the
+/// hinge drops, so the joint would hardly move. A ball-and-socket takes the shortest arc without
+/// its twist about the part's `bone` (its segment in world; nullptr when `current` is the bone,
+/// whose arc has no such twist): when `current` reaches past a bent child (CCD's end vector) the
+/// arc twists the bone, and twist piled up step after step ends at the twist limit, with the
+/// child hinges' planes turned away for good. Twist is left to refine_limited, which knows what
+/// it does to the chain. No limit: the shortest arc. Identity when a vector (or a projection)
+/// is degenerate.
+glm::quat limited_turn(const JointLimit& limit, const glm::quat& frame, const glm::vec3* bone, const glm::vec3& current,
+                       const glm::vec3& desired);
+
 /// Root-to-tip pass that rebuilds every part's world orientation from the points in `out`
-/// (shortest arc from the parent-carried orientation), clamps it by the joint limit, writes
+/// (limited_turn from the parent-carried orientation), clamps it by the joint limit, writes
 /// the orientation into orientations_out[i] and re-places out[i+1] from it. Returns true when
 /// some limit changed a joint by more than ~0.006 degrees.
 bool limited_forward(std::span<const glm::vec3> points, std::span<glm::vec3> out, const ChainLimits& limits,
                      std::span<glm::quat> orientations_out);
+
+/// Limited chains: damped least squares steps from the current solve (points `out`, part world
+/// orientations `orient`, both within the limits) toward `target`, each followed by clamping
+/// every joint to its limit root to tip. Every part turns at once about all the axes its limit
+/// allows (a hinge about its axis, any other joint freely), so a shoulder's swing and twist and
+/// an elbow's bend move together; the CCD and FABRIK steps, one joint or one segment direction
+/// at a time, stall where reaching needs such a coupled motion. Levenberg-Marquardt damping: a
+/// step that does not bring the end closer is undone and the damping raised. Stops after
+/// `max_steps` steps, within `tolerance`, or when the damping exceeds the chain's reach (no
+/// step helps: limits hold the chain). Chains longer than kMaxRefinedSegments are left as they
+/// are (0 steps). Returns the number of steps taken; `limited` tells whether a limit changed the
+/// kept pose's last step. Allocation-free.
+int refine_limited(std::span<glm::vec3> out, std::span<glm::quat> orient, const ChainLimits& limits,
+                   const glm::vec3& target, float tolerance, int max_steps, bool& limited);
 
 /// Converts solved world orientations (in place in `q`) into the incremental delta convention
 /// of chain.hpp, given the original orientations.

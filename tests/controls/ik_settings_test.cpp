@@ -274,7 +274,7 @@ TEST_CASE("joint limits through the control: no joint leaves its limit, the dist
       const ControlReport& r = s.report(0);
       CHECK(r.distance == Approx(glm::length(ch.point_on("LeftHand", {0, -0.15f, 0}) - target)).margin(1e-5));
       if (r.reached) ++reached;
-      else CHECK((r.clamped || r.passes == 16));
+      else { INFO("d " << r.distance << " passes " << r.passes); CHECK((r.clamped || r.passes >= 16)); }  // short: a limit held it, or the budget ran out
       for (const IkJointLimit& l : ik.limits) {
         const int j = joint_index(ch.rig, l.part);
         const glm::quat parent = w[static_cast<size_t>(ch.rig.parent(j))].rotation;
@@ -287,10 +287,10 @@ TEST_CASE("joint limits through the control: no joint leaves its limit, the dist
         CHECK(within_limit(lim, rel, glm::radians(0.05f)));
       }
     }
-    INFO("reached " << reached << " of 100 targets drawn inside the limits");
-    // Measured: FABRIK 12, CCD 14 of 100 within 16 passes (limited chains converge slowly;
-    // docs/solvers.md). The check guards that the limits leave a working range at all.
-    CHECK(reached >= 8);
+    INFO("solver " << static_cast<int>(solver) << " reached " << reached << " of 100 targets drawn inside the limits");
+    // Rule IK10. Measured with the default 16 passes (and up to 16 refinement steps): FABRIK 78, CCD 83
+    // of 100; before the limit-aware steps and the refinement, 12 and 14 (docs/solvers.md).
+    CHECK(reached >= 65);
   }
 }
 

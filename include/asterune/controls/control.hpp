@@ -86,7 +86,7 @@ struct IkSettings {
   /// because the stretch moves that joint's attachment (T translation) along the bone.
   float stretch = 1.0f;
   float tolerance = 1e-3f;         // studs: reached when the endpoint is this close (FABRIK/CCD stop there)
-  int max_passes = 16;             // FABRIK passes / CCD sweeps, 1..64
+  int max_passes = 16;             // FABRIK passes / CCD sweeps, 1..64 (with limits, up to as many refinement steps follow)
   /// Largest reach as a fraction m of the chain length (seed 003 ClampArmReachDistance): the
   /// target distance is clamped to m * length so the limb stays slightly bent. 0 = off; (0, 1).
   float max_extension = 0.0f;

@@ -15,8 +15,11 @@ namespace asterune {
 /// Solves the chain `points` (n + 1 points, n >= 1) toward goal.target by CCD sweeps (joint
 /// n-1 down to joint 0), until within settings.tolerance or max_passes sweeps. Each step turns
 /// the subtree below joint i by the shortest arc taking (endpoint - pivot) toward (target -
-/// pivot); with limits the resulting part orientation is clamped (joint_limits.hpp) before the
-/// subtree is moved. Lengths are preserved (rigid rotations).
+/// pivot); with limits a hinge turns about its axis only, a ball-and-socket's step leaves its
+/// bone's twist alone, the resulting part orientation is clamped (joint_limits.hpp) before the
+/// subtree is moved, and a target the sweeps leave short gets up to max_passes more damped
+/// least squares steps that turn every joint at once within its limit (docs/solvers.md,
+/// "Limited chains"; report.passes counts both). Lengths are preserved (rigid rotations).
 /// - Warm start: a nearly straight chain (chord >= 0.9995 of its length) with a reachable target
 ///   is first laid as a planar arc reaching it (CCD stalls on a straight chain); otherwise the
 ///   root's own step is taken once before the first sweep.

@@ -22,10 +22,12 @@ namespace asterune {
 ///   until within settings.tolerance or max_passes.
 /// - With a pole, each intermediate point i is then turned about the axis through points
 ///   i-1 and i+1 toward the pole (lengths and the endpoint are unchanged).
-/// - With limits (non-null, spans of n), every forward pass rebuilds each part's orientation,
-///   clamps its rest-relative rotation (joint_limits.hpp) and places the next point from the
-///   clamped orientation; a limit that stops the chain shows as residual > tolerance and
-///   clamped = true.
+/// - With limits (non-null, spans of n), every forward pass rebuilds each part's orientation
+///   (a hinge turns about its axis only), clamps its rest-relative rotation (joint_limits.hpp)
+///   and places the next point from the clamped orientation. A target the passes leave short
+///   gets up to max_passes more damped least squares steps that turn every joint at once
+///   within its limit (docs/solvers.md, "Limited chains"); report.passes counts both. A limit
+///   that stops the chain shows as residual > tolerance and clamped = true.
 /// Outputs: points_out (n + 1 solved points; points_out[0] == points[0]) and deltas_out (n
 /// parent-first world deltas, chain.hpp convention). Unusable input (nonfinite target or
 /// points, sizes wrong, n < 2): points_out = points (when sizes allow), identity deltas,
