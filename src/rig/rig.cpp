@@ -322,8 +322,11 @@ Result<Rig> build_rig(const RigDesc& desc) {
       return ha != hb ? ha < hb : a > b;
     };
     std::priority_queue<int, std::vector<int>, decltype(later)> ready(later);
-    for (size_t j = 0; j < n; ++j)
-      if (rig.parents_[j] < 0) ready.push(static_cast<int>(j));
+    for (size_t j = 0; j < n; ++j) {
+      if (rig.parents_[j] >= 0) continue;
+      rig.walk_roots_.push_back(static_cast<int>(j));
+      for (int c = child_start[j]; c < child_start[j + 1]; ++c) ready.push(children[static_cast<size_t>(c)]);
+    }
     while (!ready.empty()) {
       int block[4];
       int count = 0;
@@ -337,11 +340,12 @@ Result<Rig> build_rig(const RigDesc& desc) {
         for (int c = child_start[j]; c < child_start[j + 1]; ++c) ready.push(children[static_cast<size_t>(c)]);
       }
     }
-    // A block of four costs about 3.4 joints placed one at a time (measured, humanoid60 and
-    // R15 on x86-64 SSE2), so the schedule pays only with nearly every lane busy; an R15 (20
-    // slots for 15 joints) or a chain walks one joint at a time.
-    if (rig.walk_order_.size() * 8 > n * 9) {
+    // A block of four costs about three joints placed one at a time (measured, humanoid60 and
+    // R15 on x86-64 SSE2): on an R15 (1 root, 4 blocks for 14 joints) it pays, on a chain not.
+    if (rig.walk_roots_.size() + 3 * (rig.walk_order_.size() / 4) >= n) {
+      rig.walk_roots_.clear();
       rig.walk_order_.clear();
+      rig.walk_roots_.shrink_to_fit();
       rig.walk_order_.shrink_to_fit();
     }
     const size_t slots = rig.walk_order_.size();
@@ -360,7 +364,6 @@ Result<Rig> build_rig(const RigDesc& desc) {
       unsigned char& bits = rig.walk_block_bits_[s / 4];
       if (c0.rotation != id) bits = static_cast<unsigned char>(bits & ~kWalkC0Identity);
       if (c1i.rotation != id) bits = static_cast<unsigned char>(bits & ~kWalkC1Identity);
-      if (rig.parents_[j] < 0) bits = static_cast<unsigned char>(bits | kWalkHasRoot);
     }
   }
   // Subtree ranges: in pre-order a joint's subtree ends where the next non-descendant starts.

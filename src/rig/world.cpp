@@ -81,15 +81,19 @@ inline void scatter(const Quat4& q, const Vec4& p, Transform& a, Transform& b, T
 
 inline __m128 walk_lane(const Rig& rig, FrameLane k, int s) { return _mm_loadu_ps(rig.walk_lane(k) + s); }
 
-// The full walk four joints at a time in Rig::walk_order() (every parent is placed before its
-// block). Each lane does what place_joint() does, in the same order, with the same
-// identity skips when all four lanes have them (a product by an exact identity changes no
-// bit), so a subtree re-evaluated one joint at a time matches it bit for bit.
+// The full walk in Rig's schedule: the roots one at a time, then the other joints four at a
+// time in Rig::walk_order() (every parent is placed before its block). Each lane does what
+// place_joint() does, in the same order, with the same identity skips when all four lanes have
+// them (a product by an exact identity changes no bit), so a subtree re-evaluated one joint at
+// a time matches it bit for bit.
 void evaluate_blocks(const Rig& rig, const Transform& root, const Transform* t, Transform* w) {
   const std::span<const int> order = rig.walk_order();
   const std::span<const unsigned char> block_bits = rig.walk_block_bits();
   const int* parents = rig.parents().data();
   const Transform* anchor = rig.anchor().data();
+  const Transform* c0 = rig.c0().data();
+  const Transform* c1_inverse = rig.c1_inverse().data();
+  for (const int r : rig.walk_roots()) store(place_joint(load(root * anchor[r]), c0[r], t[r], c1_inverse[r]), w[r]);
   const int slots = static_cast<int>(order.size());
   for (int s = 0; s < slots; s += 4) {
     const int j0 = order[s], j1 = order[s + 1], j2 = order[s + 2], j3 = order[s + 3];
@@ -117,14 +121,7 @@ void evaluate_blocks(const Rig& rig, const Transform& root, const Transform* t, 
     }
     Quat4 pq;
     Vec4 pp;
-    if (bits & kWalkHasRoot) {
-      Transform pt[4];
-      const int js[4] = {j0, j1, j2, j3};
-      for (int k = 0; k < 4; ++k) pt[k] = parents[js[k]] < 0 ? root * anchor[js[k]] : w[parents[js[k]]];
-      gather(pt[0], pt[1], pt[2], pt[3], pq, pp);
-    } else {
-      gather(w[parents[j0]], w[parents[j1]], w[parents[j2]], w[parents[j3]], pq, pp);
-    }
+    gather(w[parents[j0]], w[parents[j1]], w[parents[j2]], w[parents[j3]], pq, pp);
     scatter(quat_mul(pq, q), sse::add(pp, rotate(pq, p)), w[j0], w[j1], w[j2], w[j3]);
   }
 }
@@ -202,7 +199,7 @@ bool evaluate_world(const Rig& rig, const Transform& root, std::span<const Trans
   ASTERUNE_EXPECT_OR_RETURN(pose_sizes_match(rig, local, world), "local and world hold rig.joint_count() entries",
                             false);
 #if defined(ASTERUNE_SSE2)
-  if (!rig.walk_order().empty()) {
+  if (!rig.walk_roots().empty()) {
     evaluate_blocks(rig, root, local.data(), world.data());
     return true;
   }

@@ -48,7 +48,6 @@ enum class FrameLane : int {
 enum WalkBlockBits : unsigned char {
   kWalkC0Identity = 1,     // every C0 rotation in the block is exactly the identity
   kWalkC1Identity = 2,     // every inverse(C1) rotation likewise
-  kWalkHasRoot = 4,        // some joint in the block has parent -1
 };
 
 /// Outcome of a joint lookup by name (rule R6).
@@ -79,10 +78,12 @@ class Rig {
   std::span<const Transform> c1() const { return c1_; }
   /// inverse(C1) per joint, precomputed for the forward walk.
   std::span<const Transform> c1_inverse() const { return c1_inverse_; }
-  /// The full world walk's schedule, four joints at a time: every joint, in blocks of
-  /// four slots where each joint's parent sits in an earlier block; a block with fewer than four
-  /// joints ready repeats its last one. Empty when more than one slot in nine would be a
-  /// repeat (an R15, a chain); the walk then goes one joint at a time.
+  /// The full world walk's schedule: the walk_roots() (parent -1) one at a time, then the
+  /// other joints four at a time, in blocks of four walk_order() slots where each joint's parent
+  /// is a root or sits in an earlier block; a block with fewer than four joints ready repeats
+  /// its last one. Both empty when four at a time would not pay (a chain, an R6 whose joints
+  /// all hang off the root part); the walk then goes one joint at a time in layout order.
+  std::span<const int> walk_roots() const { return walk_roots_; }
   std::span<const int> walk_order() const { return walk_order_; }
   /// C0 and inverse(C1) of each walk_order() slot, one float array per component (structure of
   /// arrays, walk_order().size() floats each), so a block loads each component as one register.
@@ -142,6 +143,7 @@ class Rig {
   std::vector<Transform> c0_;
   std::vector<Transform> c1_;
   std::vector<Transform> c1_inverse_;
+  std::vector<int> walk_roots_;
   std::vector<int> walk_order_;
   std::vector<float> walk_lanes_;
   std::vector<unsigned char> walk_block_bits_;
