@@ -314,8 +314,10 @@ Result<Rig> build_rig(const RigDesc& desc) {
     for (size_t j = 0; j < n; ++j) child_start[j + 1] += child_start[j];
     {
       std::vector<int> fill(child_start.begin(), child_start.end() - 1);
-      for (size_t j = 0; j < n; ++j)
-        if (const int p = rig.parents_[j]; p >= 0) children[static_cast<size_t>(fill[static_cast<size_t>(p)]++)] = static_cast<int>(j);
+      for (size_t j = 0; j < n; ++j) {
+        const int p = rig.parents_[j];
+        if (p >= 0) children[static_cast<size_t>(fill[static_cast<size_t>(p)]++)] = static_cast<int>(j);
+      }
     }
     auto later = [&](int a, int b) {  // priority_queue pops the largest: tallest, then first in layout
       const int ha = height[static_cast<size_t>(a)], hb = height[static_cast<size_t>(b)];

@@ -83,9 +83,9 @@ inline __m128 walk_lane(const Rig& rig, FrameLane k, int s) { return _mm_loadu_p
 
 // The full walk in Rig's schedule: the roots one at a time, then the other joints four at a
 // time in Rig::walk_order() (every parent is placed before its block). Each lane does what
-// place_joint() does, in the same order, with the same identity skips when all four lanes have
-// them (a product by an exact identity changes no bit), so a subtree re-evaluated one joint at
-// a time matches it bit for bit.
+// place_joint() does, in the same order, skipping an identity product only when all four lanes
+// have one (a product by an exact identity changes no value, at most a zero's sign), so a
+// subtree re-evaluated one joint at a time gets the same floats as the full walk.
 void evaluate_blocks(const Rig& rig, const Transform& root, const Transform* t, Transform* w) {
   const std::span<const int> order = rig.walk_order();
   const std::span<const unsigned char> block_bits = rig.walk_block_bits();
@@ -93,7 +93,9 @@ void evaluate_blocks(const Rig& rig, const Transform& root, const Transform* t, 
   const Transform* anchor = rig.anchor().data();
   const Transform* c0 = rig.c0().data();
   const Transform* c1_inverse = rig.c1_inverse().data();
-  for (const int r : rig.walk_roots()) store(place_joint(load(root * anchor[r]), c0[r], t[r], c1_inverse[r]), w[r]);
+  for (const int r : rig.walk_roots()) {
+    store(place_joint(load(root * anchor[r]), c0[r], t[r], c1_inverse[r]), w[r]);
+  }
   const int slots = static_cast<int>(order.size());
   for (int s = 0; s < slots; s += 4) {
     const int j0 = order[s], j1 = order[s + 1], j2 = order[s + 2], j3 = order[s + 3];

@@ -190,7 +190,8 @@ namespace {
 RigDesc random_tree(std::mt19937& rng, int joints, int fanout) {
   std::uniform_real_distribution<float> u(-1, 1);
   auto frame = [&] {
-    const glm::quat q = u(rng) < -0.4f ? glm::quat(1, 0, 0, 0) : glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng)));
+    const glm::quat q =
+        u(rng) < -0.4f ? glm::quat(1, 0, 0, 0) : glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng)));
     return Transform{q, {u(rng), u(rng), u(rng)}};
   };
   RigDesc d;
@@ -227,8 +228,9 @@ void check_close(const Rig& rig, const std::vector<Transform>& got, const std::v
     const float tol = 1e-5f * std::max(1.0f, static_cast<float>(depth[j]) / 10.0f);
     INFO("joint " << j << ", depth " << depth[j]);
     CHECK(glm::length(got[j].position - want[j].position) <= tol * (1.0f + glm::length(want[j].position)));
-    CHECK(glm::length(glm::vec4(got[j].rotation.x - want[j].rotation.x, got[j].rotation.y - want[j].rotation.y,
-                                got[j].rotation.z - want[j].rotation.z, got[j].rotation.w - want[j].rotation.w)) <= tol);
+    const glm::quat& a = got[j].rotation;
+    const glm::quat& b = want[j].rotation;
+    CHECK(glm::length(glm::vec4(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w)) <= tol);
   }
 }
 
@@ -246,7 +248,8 @@ TEST_CASE("world walk equals the plain product on random trees of 1 to 60 joints
       if (!rig.walk_order().empty()) ++four_wide;
       std::vector<Transform> local(static_cast<size_t>(joints)), world(static_cast<size_t>(joints));
       for (int trial = 0; trial < 5; ++trial) {
-        const Transform root{glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng))), {u(rng) * 5, u(rng) * 5, u(rng) * 5}};
+        const Transform root{glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng))),
+                             {u(rng) * 5, u(rng) * 5, u(rng) * 5}};
         for (auto& t : local) t = {glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng))), {u(rng), u(rng), u(rng)}};
         REQUIRE(evaluate_world(rig, root, local, world));
         check_close(rig, world, plain_world(rig, root, local));
@@ -254,7 +257,8 @@ TEST_CASE("world walk equals the plain product on random trees of 1 to 60 joints
         // the other joints alone, and equals a full walk bit for bit.
         const int j = static_cast<int>(rng() % static_cast<unsigned>(joints));
         const std::vector<Transform> before = world;
-        for (int k = j; k < rig.subtree_end(j); ++k) local[static_cast<size_t>(k)].rotation = glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng)));
+        for (int k = j; k < rig.subtree_end(j); ++k)
+          local[static_cast<size_t>(k)].rotation = glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng)));
         REQUIRE(evaluate_world_subtree(rig, root, local, world, j));
         check_close(rig, world, plain_world(rig, root, local));
         std::vector<Transform> full(world.size());

@@ -39,15 +39,27 @@ struct DroppedJoint {
 
 /// The components of Rig::walk_lane(): C0's rotation and position, then inverse(C1)'s.
 enum class FrameLane : int {
-  kC0Qx, kC0Qy, kC0Qz, kC0Qw, kC0Px, kC0Py, kC0Pz,
-  kC1InvQx, kC1InvQy, kC1InvQz, kC1InvQw, kC1InvPx, kC1InvPy, kC1InvPz,
+  kC0Qx,
+  kC0Qy,
+  kC0Qz,
+  kC0Qw,
+  kC0Px,
+  kC0Py,
+  kC0Pz,
+  kC1InvQx,
+  kC1InvQy,
+  kC1InvQz,
+  kC1InvQw,
+  kC1InvPx,
+  kC1InvPy,
+  kC1InvPz,
   kCount
 };
 
 /// Rig::walk_block_bits() flags, per block of four walk_order() slots.
 enum WalkBlockBits : unsigned char {
-  kWalkC0Identity = 1,     // every C0 rotation in the block is exactly the identity
-  kWalkC1Identity = 2,     // every inverse(C1) rotation likewise
+  kWalkC0Identity = 1,  // every C0 rotation in the block is exactly the identity
+  kWalkC1Identity = 2,  // every inverse(C1) rotation likewise
 };
 
 /// Outcome of a joint lookup by name (rule R6).
@@ -87,9 +99,7 @@ class Rig {
   std::span<const int> walk_order() const { return walk_order_; }
   /// C0 and inverse(C1) of each walk_order() slot, one float array per component (structure of
   /// arrays, walk_order().size() floats each), so a block loads each component as one register.
-  const float* walk_lane(FrameLane k) const {
-    return walk_lanes_.data() + static_cast<size_t>(k) * walk_order_.size();
-  }
+  const float* walk_lane(FrameLane k) const { return walk_lanes_.data() + static_cast<size_t>(k) * walk_order_.size(); }
   /// WalkBlockBits per block of four walk_order() slots.
   std::span<const unsigned char> walk_block_bits() const { return walk_block_bits_; }
   /// Part indexes (into the part table) of each joint's parent and child part.
