@@ -29,7 +29,8 @@ static_assert(sizeof(glm::quat) == 16, "the SSE2 kernels expect a packed glm qua
 inline __m128 load(const glm::quat& q) { return _mm_loadu_ps(&q.x); }
 inline void store(__m128 q, glm::quat& out) { _mm_storeu_ps(&out.x, q); }
 
-/// a * b (Hamilton product), lanes x, y, z, w. Each lane sums its four products in glm's order.
+/// a * b (Hamilton product), lanes x, y, z, w. Each lane sums its four products in the order
+/// of a's components (w, x, y, z).
 inline __m128 quat_mul(__m128 a, __m128 b) {
   // r = aw*b + ax*(bw,-bz,by,-bx) + ay*(bz,bw,-bx,-by) + az*(-by,bx,bw,-bz)   (x, y, z, w lanes)
   const __m128 sx = _mm_castsi128_ps(_mm_set_epi32(INT32_MIN, 0, INT32_MIN, 0));  // +,-,+,-
@@ -91,6 +92,50 @@ inline void store(__m128 p, glm::vec3& out) {
 }
 
 #undef ASTERUNE_SHUF
+
+// Four quaternions or vectors, one per lane (structure of arrays): a product or a rotation
+// four at a time costs no shuffles, where the one-at-a-time kernels above spend half their
+// instructions moving lanes.
+struct Quat4 {
+  __m128 x, y, z, w;
+};
+struct Vec4 {
+  __m128 x, y, z;
+};
+
+/// a * b per lane, each component summed in the order quat_mul above sums it, so a joint
+/// placed four at a time and one at a time gets the same bits.
+inline Quat4 quat_mul(const Quat4& a, const Quat4& b) {
+  Quat4 r;
+  r.x = _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(a.w, b.x), _mm_mul_ps(a.x, b.w)), _mm_mul_ps(a.y, b.z)),
+                   _mm_mul_ps(a.z, b.y));
+  r.y = _mm_add_ps(_mm_add_ps(_mm_sub_ps(_mm_mul_ps(a.w, b.y), _mm_mul_ps(a.x, b.z)), _mm_mul_ps(a.y, b.w)),
+                   _mm_mul_ps(a.z, b.x));
+  r.z = _mm_add_ps(_mm_sub_ps(_mm_add_ps(_mm_mul_ps(a.w, b.z), _mm_mul_ps(a.x, b.y)), _mm_mul_ps(a.y, b.x)),
+                   _mm_mul_ps(a.z, b.w));
+  r.w = _mm_sub_ps(_mm_sub_ps(_mm_sub_ps(_mm_mul_ps(a.w, b.w), _mm_mul_ps(a.x, b.x)), _mm_mul_ps(a.y, b.y)),
+                   _mm_mul_ps(a.z, b.z));
+  return r;
+}
+
+inline Vec4 cross(__m128 ax, __m128 ay, __m128 az, const Vec4& b) {
+  return {_mm_sub_ps(_mm_mul_ps(ay, b.z), _mm_mul_ps(az, b.y)), _mm_sub_ps(_mm_mul_ps(az, b.x), _mm_mul_ps(ax, b.z)),
+          _mm_sub_ps(_mm_mul_ps(ax, b.y), _mm_mul_ps(ay, b.x))};
+}
+
+/// q * v per lane for unit q, in rotate's order above: v + 2 (w (u x v) + u x (u x v)).
+inline Vec4 rotate(const Quat4& q, const Vec4& v) {
+  const Vec4 uv = cross(q.x, q.y, q.z, v);
+  const Vec4 uuv = cross(q.x, q.y, q.z, uv);
+  const __m128 two = _mm_set1_ps(2.0f);
+  return {_mm_add_ps(v.x, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(uv.x, q.w), uuv.x), two)),
+          _mm_add_ps(v.y, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(uv.y, q.w), uuv.y), two)),
+          _mm_add_ps(v.z, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(uv.z, q.w), uuv.z), two))};
+}
+
+inline Vec4 add(const Vec4& a, const Vec4& b) {
+  return {_mm_add_ps(a.x, b.x), _mm_add_ps(a.y, b.y), _mm_add_ps(a.z, b.z)};
+}
 
 }  // namespace asterune::sse
 #endif

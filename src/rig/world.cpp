@@ -43,6 +43,90 @@ inline void store(const Placement& placed, Transform& out) {
   sse::store(placed.q, out.rotation);
   sse::store(placed.p, out.position);
 }
+
+static_assert(sizeof(Transform) == 28, "a Transform is 7 packed floats");
+using sse::Quat4;
+using sse::Vec4;
+
+// Four Transforms' rotations and positions, one per lane. The second load of each is the last
+// four floats (w, position), which never reads past the Transform.
+inline void gather(const Transform& a, const Transform& b, const Transform& c, const Transform& d, Quat4& q,
+                   Vec4& p) {
+  const float* fa = &a.rotation.x;
+  const float* fb = &b.rotation.x;
+  const float* fc = &c.rotation.x;
+  const float* fd = &d.rotation.x;
+  q = {_mm_loadu_ps(fa), _mm_loadu_ps(fb), _mm_loadu_ps(fc), _mm_loadu_ps(fd)};
+  _MM_TRANSPOSE4_PS(q.x, q.y, q.z, q.w);
+  __m128 w = _mm_loadu_ps(fa + 3);
+  p = {_mm_loadu_ps(fb + 3), _mm_loadu_ps(fc + 3), _mm_loadu_ps(fd + 3)};
+  _MM_TRANSPOSE4_PS(w, p.x, p.y, p.z);
+}
+
+inline void scatter(const Quat4& q, const Vec4& p, Transform& a, Transform& b, Transform& c, Transform& d) {
+  __m128 qx = q.x, qy = q.y, qz = q.z, qw = q.w;
+  _MM_TRANSPOSE4_PS(qx, qy, qz, qw);
+  __m128 w = q.w, px = p.x, py = p.y, pz = p.z;
+  _MM_TRANSPOSE4_PS(w, px, py, pz);
+  // Lane by lane, so a slot repeated to pad its block writes the same bits twice.
+  _mm_storeu_ps(&a.rotation.x, qx);
+  _mm_storeu_ps(&a.rotation.w, w);
+  _mm_storeu_ps(&b.rotation.x, qy);
+  _mm_storeu_ps(&b.rotation.w, px);
+  _mm_storeu_ps(&c.rotation.x, qz);
+  _mm_storeu_ps(&c.rotation.w, py);
+  _mm_storeu_ps(&d.rotation.x, qw);
+  _mm_storeu_ps(&d.rotation.w, pz);
+}
+
+inline __m128 walk_lane(const Rig& rig, FrameLane k, int s) { return _mm_loadu_ps(rig.walk_lane(k) + s); }
+
+// The full walk in Rig's schedule: the roots one at a time, then the other joints four at a
+// time in Rig::walk_order() (every parent is placed before its block). Each lane does what
+// place_joint() does, in the same order, skipping an identity product only when all four lanes
+// have one (a product by an exact identity changes no value, at most a zero's sign), so a
+// subtree re-evaluated one joint at a time gets the same floats as the full walk.
+void evaluate_blocks(const Rig& rig, const Transform& root, const Transform* t, Transform* w) {
+  const std::span<const int> order = rig.walk_order();
+  const std::span<const unsigned char> block_bits = rig.walk_block_bits();
+  const int* parents = rig.parents().data();
+  const Transform* anchor = rig.anchor().data();
+  const Transform* c0 = rig.c0().data();
+  const Transform* c1_inverse = rig.c1_inverse().data();
+  for (const int r : rig.walk_roots()) {
+    store(place_joint(load(root * anchor[r]), c0[r], t[r], c1_inverse[r]), w[r]);
+  }
+  const int slots = static_cast<int>(order.size());
+  for (int s = 0; s < slots; s += 4) {
+    const int j0 = order[s], j1 = order[s + 1], j2 = order[s + 2], j3 = order[s + 3];
+    const unsigned bits = block_bits[static_cast<size_t>(s / 4)];
+    Quat4 tq;
+    Vec4 tp;
+    gather(t[j0], t[j1], t[j2], t[j3], tq, tp);
+    Quat4 q = tq;
+    if (!(bits & kWalkC1Identity)) {
+      q = quat_mul(tq, Quat4{walk_lane(rig, FrameLane::kC1InvQx, s), walk_lane(rig, FrameLane::kC1InvQy, s),
+                             walk_lane(rig, FrameLane::kC1InvQz, s), walk_lane(rig, FrameLane::kC1InvQw, s)});
+    }
+    const Vec4 c1p{walk_lane(rig, FrameLane::kC1InvPx, s), walk_lane(rig, FrameLane::kC1InvPy, s),
+                   walk_lane(rig, FrameLane::kC1InvPz, s)};
+    Vec4 p = sse::add(tp, rotate(tq, c1p));
+    const Vec4 c0p{walk_lane(rig, FrameLane::kC0Px, s), walk_lane(rig, FrameLane::kC0Py, s),
+                   walk_lane(rig, FrameLane::kC0Pz, s)};
+    if (bits & kWalkC0Identity) {
+      p = sse::add(p, c0p);
+    } else {
+      const Quat4 c0q{walk_lane(rig, FrameLane::kC0Qx, s), walk_lane(rig, FrameLane::kC0Qy, s),
+                      walk_lane(rig, FrameLane::kC0Qz, s), walk_lane(rig, FrameLane::kC0Qw, s)};
+      q = quat_mul(c0q, q);
+      p = sse::add(c0p, rotate(c0q, p));
+    }
+    Quat4 pq;
+    Vec4 pp;
+    gather(w[parents[j0]], w[parents[j1]], w[parents[j2]], w[parents[j3]], pq, pp);
+    scatter(quat_mul(pq, q), sse::add(pp, rotate(pq, p)), w[j0], w[j1], w[j2], w[j3]);
+  }
+}
 #else
 
 // The joint's own placement relative to its parent part, C0 * T * inverse(C1). It does not
@@ -116,6 +200,12 @@ bool evaluate_world(const Rig& rig, const Transform& root, std::span<const Trans
                     std::span<Transform> world) {
   ASTERUNE_EXPECT_OR_RETURN(pose_sizes_match(rig, local, world), "local and world hold rig.joint_count() entries",
                             false);
+#if defined(ASTERUNE_SSE2)
+  if (!rig.walk_roots().empty()) {
+    evaluate_blocks(rig, root, local.data(), world.data());
+    return true;
+  }
+#endif
   evaluate_range(rig, root, local, world, 0, rig.joint_count());
   return true;
 }

@@ -1,7 +1,9 @@
 // World evaluation and the frame helpers solvers use to go back to local T (rule R1, R2, R8, P1, RG1).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "asterune/rig/pose.hpp"
@@ -178,4 +180,107 @@ TEST_CASE("world evaluation given spans of the wrong size writes nothing and say
   for (const Transform& w : world) CHECK(w.position == marker.position);
   CHECK(evaluate_world(rig, Transform::identity(), local, world));
   CHECK(world[0].position != marker.position);
+}
+
+namespace {
+
+// A random tree of `joints` joints with turned C0 and C1 frames (some exactly the identity, so
+// the walk's identity skips are taken too). `fanout` bounds how far back a part's parent may
+// be: small gives long chains, large a bushy tree whose full walk goes four joints at a time.
+RigDesc random_tree(std::mt19937& rng, int joints, int fanout) {
+  std::uniform_real_distribution<float> u(-1, 1);
+  auto frame = [&] {
+    const glm::quat q =
+        u(rng) < -0.4f ? glm::quat(1, 0, 0, 0) : glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng)));
+    return Transform{q, {u(rng), u(rng), u(rng)}};
+  };
+  RigDesc d;
+  d.root = "P0";
+  d.parts.push_back({"P0", "P0", {1, 1, 1}, {}});
+  for (int i = 1; i <= joints; ++i) {
+    const std::string id = "P" + std::to_string(i);
+    d.parts.push_back({id, id, {1, 1, 1}, {}});
+    const int lo = std::max(0, i - fanout);
+    const int parent = lo + static_cast<int>(rng() % static_cast<unsigned>(i - lo));
+    d.joints.push_back({"J" + std::to_string(i), "P" + std::to_string(parent), id, frame(), frame(), true});
+  }
+  return d;
+}
+
+// world = parent * C0 * T * inverse(C1), joint by joint in layout order with plain Transform products.
+std::vector<Transform> plain_world(const Rig& rig, const Transform& root, const std::vector<Transform>& local) {
+  std::vector<Transform> w(local.size());
+  for (size_t j = 0; j < local.size(); ++j) {
+    const int p = rig.parents()[j];
+    const Transform parent = p < 0 ? root * rig.anchor()[j] : w[static_cast<size_t>(p)];
+    w[j] = parent * rig.c0()[j] * local[j] * inverse(rig.c1()[j]);
+  }
+  return w;
+}
+
+// Within 1e-5 relative for a joint near the root; float rounding of the regrouped products
+// adds up along a chain, so the bound grows by a tenth per level beyond the tenth.
+void check_close(const Rig& rig, const std::vector<Transform>& got, const std::vector<Transform>& want) {
+  std::vector<int> depth(want.size(), 0);
+  for (size_t j = 0; j < want.size(); ++j) {
+    const int p = rig.parents()[j];
+    depth[j] = p < 0 ? 0 : depth[static_cast<size_t>(p)] + 1;
+    const float tol = 1e-5f * std::max(1.0f, static_cast<float>(depth[j]) / 10.0f);
+    INFO("joint " << j << ", depth " << depth[j]);
+    CHECK(glm::length(got[j].position - want[j].position) <= tol * (1.0f + glm::length(want[j].position)));
+    const glm::quat& a = got[j].rotation;
+    const glm::quat& b = want[j].rotation;
+    CHECK(glm::length(glm::vec4(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w)) <= tol);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("world walk equals the plain product on random trees of 1 to 60 joints, whole and by subtree (rule R1, R2)") {
+  std::mt19937 rng(2024);
+  std::uniform_real_distribution<float> u(-1, 1);
+  int four_wide = 0;
+  for (const int joints : {1, 3, 4, 5, 17, 60, 61, 62, 63, 120}) {
+    for (const int fanout : {1, 3, 8, 1000}) {
+      INFO("joints " << joints << ", fanout " << fanout);
+      const Rig rig = build_ok(random_tree(rng, joints, fanout));
+      REQUIRE(rig.joint_count() == joints);
+      if (!rig.walk_order().empty()) ++four_wide;
+      std::vector<Transform> local(static_cast<size_t>(joints)), world(static_cast<size_t>(joints));
+      for (int trial = 0; trial < 5; ++trial) {
+        const Transform root{glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng))),
+                             {u(rng) * 5, u(rng) * 5, u(rng) * 5}};
+        for (auto& t : local) t = {glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng))), {u(rng), u(rng), u(rng)}};
+        REQUIRE(evaluate_world(rig, root, local, world));
+        check_close(rig, world, plain_world(rig, root, local));
+        // Re-evaluate a subtree after changing its joints: it matches the plain product, leaves
+        // the other joints alone, and equals a full walk bit for bit.
+        const int j = static_cast<int>(rng() % static_cast<unsigned>(joints));
+        const std::vector<Transform> before = world;
+        for (int k = j; k < rig.subtree_end(j); ++k)
+          local[static_cast<size_t>(k)].rotation = glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng)));
+        REQUIRE(evaluate_world_subtree(rig, root, local, world, j));
+        check_close(rig, world, plain_world(rig, root, local));
+        std::vector<Transform> full(world.size());
+        evaluate_world(rig, root, local, full);
+        for (int k = 0; k < joints; ++k) {
+          const size_t s = static_cast<size_t>(k);
+          const bool inside = k >= j && k < rig.subtree_end(j);
+          CHECK(world[s].position == (inside ? full[s].position : before[s].position));
+          CHECK(world[s].rotation == (inside ? full[s].rotation : before[s].rotation));
+        }
+      }
+    }
+  }
+  CHECK(four_wide >= 4);  // the bushy trees take the four-wide schedule
+}
+
+TEST_CASE("the four-wide world walk allocates nothing (rule RG1)") {
+  std::mt19937 rng(7);
+  const Rig rig = build_ok(random_tree(rng, 60, 1000));
+  REQUIRE_FALSE(rig.walk_order().empty());
+  std::vector<Transform> local(60), world(60);
+  test::AllocationScope scope;
+  for (int i = 0; i < 100; ++i) evaluate_world(rig, Transform::from_position({1, 2, 3}), local, world);
+  CHECK(scope.count() == 0);
 }

@@ -37,6 +37,31 @@ struct DroppedJoint {
   std::string detail;  // human-readable: which part is missing, which joint came first, ...
 };
 
+/// The components of Rig::walk_lane(): C0's rotation and position, then inverse(C1)'s.
+enum class FrameLane : int {
+  kC0Qx,
+  kC0Qy,
+  kC0Qz,
+  kC0Qw,
+  kC0Px,
+  kC0Py,
+  kC0Pz,
+  kC1InvQx,
+  kC1InvQy,
+  kC1InvQz,
+  kC1InvQw,
+  kC1InvPx,
+  kC1InvPy,
+  kC1InvPz,
+  kCount
+};
+
+/// Rig::walk_block_bits() flags, per block of four walk_order() slots.
+enum WalkBlockBits : unsigned char {
+  kWalkC0Identity = 1,  // every C0 rotation in the block is exactly the identity
+  kWalkC1Identity = 2,  // every inverse(C1) rotation likewise
+};
+
 /// Outcome of a joint lookup by name (rule R6).
 enum class LookupStatus { kFound, kNotFound, kAmbiguous };
 
@@ -65,6 +90,18 @@ class Rig {
   std::span<const Transform> c1() const { return c1_; }
   /// inverse(C1) per joint, precomputed for the forward walk.
   std::span<const Transform> c1_inverse() const { return c1_inverse_; }
+  /// The full world walk's schedule: the walk_roots() (parent -1) one at a time, then the
+  /// other joints four at a time, in blocks of four walk_order() slots where each joint's parent
+  /// is a root or sits in an earlier block; a block with fewer than four joints ready repeats
+  /// its last one. Both empty when four at a time would not pay (a chain, an R6 whose joints
+  /// all hang off the root part); the walk then goes one joint at a time in layout order.
+  std::span<const int> walk_roots() const { return walk_roots_; }
+  std::span<const int> walk_order() const { return walk_order_; }
+  /// C0 and inverse(C1) of each walk_order() slot, one float array per component (structure of
+  /// arrays, walk_order().size() floats each), so a block loads each component as one register.
+  const float* walk_lane(FrameLane k) const { return walk_lanes_.data() + static_cast<size_t>(k) * walk_order_.size(); }
+  /// WalkBlockBits per block of four walk_order() slots.
+  std::span<const unsigned char> walk_block_bits() const { return walk_block_bits_; }
   /// Part indexes (into the part table) of each joint's parent and child part.
   std::span<const int> part0() const { return part0_; }
   std::span<const int> part1() const { return part1_; }
@@ -116,6 +153,10 @@ class Rig {
   std::vector<Transform> c0_;
   std::vector<Transform> c1_;
   std::vector<Transform> c1_inverse_;
+  std::vector<int> walk_roots_;
+  std::vector<int> walk_order_;
+  std::vector<float> walk_lanes_;
+  std::vector<unsigned char> walk_block_bits_;
   std::vector<int> part0_;
   std::vector<int> part1_;
   std::vector<Transform> anchor_;
