@@ -91,14 +91,19 @@ glm::vec3 choose_bend(const TwoBoneInput& in, const TwoBoneSettings& settings, c
   return any_orthogonal(axis);
 }
 
+// The half-way quaternion of a turn whose cosine is `cosine` and whose axis times sine is
+// `sin_axis`: (1 + cosine, sin_axis) normalized. A turn of (nearly) half a circle goes about
+// `fallback_axis` (unit).
+inline glm::quat half_way_turn(float cosine, const glm::vec3& sin_axis, const glm::vec3& fallback_axis) {
+  if (cosine < -0.999999f) return glm::quat(0.0f, fallback_axis.x, fallback_axis.y, fallback_axis.z);
+  const glm::quat q(1.0f + cosine, sin_axis.x, sin_axis.y, sin_axis.z);
+  return q * (1.0f / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z));
+}
+
 // Shortest-arc rotation between unit vectors (inline copy of rotation_between's formula for
 // the hot path; the opposite case turns half-way about `fallback_axis`).
 inline glm::quat shortest_arc(const glm::vec3& from, const glm::vec3& to, const glm::vec3& fallback_axis) {
-  const float d = glm::dot(from, to);
-  if (d < -0.999999f) return glm::quat(0.0f, fallback_axis.x, fallback_axis.y, fallback_axis.z);
-  const glm::vec3 c = glm::cross(from, to);
-  const glm::quat q(1.0f + d, c.x, c.y, c.z);
-  return q * (1.0f / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z));
+  return half_way_turn(glm::dot(from, to), glm::cross(from, to), fallback_axis);
 }
 
 // Rotation taking the orthonormal frame (u0, n0, w0) onto (u1, n1, w1): R = u1 u0^T + n1 n0^T + w1 w0^T.
@@ -209,20 +214,13 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
     // The lower delta turns about n1. In the plane, as (u1, -w1) coordinates, the lower segment
     // after the upper delta keeps its old coordinates (l0 . u0, -l0 . w0), and the solved one is
     // ((d cos_root - A) / B, d sin_root / B) (end - mid = d axis - A u1). The turn between them
-    // is their complex quotient; its half-angle quaternion is (1 + cos, sin n1) normalized.
+    // is their complex quotient (cos, sin) about n1.
     const glm::vec3 l0 = lower / b;
     const float ox = glm::dot(l0, u0);
     const float oy = -glm::dot(l0, w0);
     const float nx = (d * cos_root - A) / B;
     const float ny = d * sin_root / B;
-    const float cos_t = nx * ox + ny * oy;
-    const float sin_t = ny * ox - nx * oy;
-    if (1.0f + cos_t > 1e-6f) {
-      const glm::quat q(1.0f + cos_t, sin_t * n1.x, sin_t * n1.y, sin_t * n1.z);
-      r.delta_lower = q * (1.0f / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z));
-    } else {
-      r.delta_lower = glm::quat(0.0f, n1.x, n1.y, n1.z);  // half a turn about the plane normal
-    }
+    r.delta_lower = half_way_turn(nx * ox + ny * oy, (ny * ox - nx * oy) * n1, n1);
   } else {
     const glm::vec3 l0 = lower / b;
     const glm::vec3 l1 = (r.end - r.mid) / B;
