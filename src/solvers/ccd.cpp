@@ -15,8 +15,9 @@ using detail::kChainTiny;
 
 // The CCD step at joint i: the shortest arc r taking (endpoint - pivot) toward (target -
 // pivot) turns joint i's subtree about out[i]. With limits, r is the turn the limit suits
-// (limited_turn: about a hinge's axis, no twist of a ball-and-socket's bone) and part i's new orientation is clamped first (the part
-// orientations live in `orient`) before the clamped turn is applied.
+// (limited_turn: about a hinge's axis, no twist of a ball-and-socket's bone), and part i's new
+// orientation is clamped first (the part orientations live in `orient`) before the clamped
+// turn is applied.
 // Returns true when a limit changed the turn.
 bool ccd_step(std::size_t i, std::span<glm::vec3> out, std::span<glm::quat> orient, const glm::vec3& target,
               const ChainLimits* limits) {

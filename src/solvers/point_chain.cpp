@@ -297,6 +297,7 @@ int refine_limited(std::span<glm::vec3> out, std::span<glm::quat> orient, const 
   // that clamps can lose ground before the next one gains more), and the best is kept.
   std::array<glm::vec3, kMaxRefinedSegments + 1> best_out;
   std::array<glm::quat, kMaxRefinedSegments> best_orient;
+  std::array<glm::vec3, kMaxRefinedSegments> hinge_axis;  // this step's world axis of each hinge
   std::copy(out.begin(), out.end(), best_out.begin());
   std::copy(orient.begin(), orient.end(), best_orient.begin());
   float best_error = glm::length(target - out[n]);
@@ -317,7 +318,8 @@ int refine_limited(std::span<glm::vec3> out, std::span<glm::quat> orient, const 
     for (std::size_t i = 0; i < n; ++i) {
       const glm::vec3 r = out[n] - out[i];
       if (limits.limits[i].kind == JointLimitKind::kHinge) {
-        const glm::vec3 c = glm::cross(glm::normalize(limit_frame(limits, orient, i) * limits.limits[i].axis), r);
+        hinge_axis[i] = glm::normalize(limit_frame(limits, orient, i) * limits.limits[i].axis);
+        const glm::vec3 c = glm::cross(hinge_axis[i], r);
         jjt += glm::outerProduct(c, c);
       } else {
         jjt += glm::mat3(glm::dot(r, r)) - glm::outerProduct(r, r);
@@ -325,15 +327,13 @@ int refine_limited(std::span<glm::vec3> out, std::span<glm::quat> orient, const 
     }
     const glm::vec3 y = glm::inverse(jjt) * e;
     if (!is_finite(y)) break;
-    // Every part turns from the same linearization: tip to root, so each part's axis and lever
-    // are still those of the pose the step started from when its turn is taken.
+    // Every part turns by the same solve y, tip to root: a part's turn moves only the parts
+    // after it, so its hinge axis is still the one y was solved with; its lever reaches the end
+    // where the turns after it left it.
     for (std::size_t k = n; k-- > 0;) {
       const glm::vec3 r = out[n] - out[k];
       glm::vec3 w = glm::cross(r, y);
-      if (limits.limits[k].kind == JointLimitKind::kHinge) {
-        const glm::vec3 h = glm::normalize(limit_frame(limits, orient, k) * limits.limits[k].axis);
-        w = glm::dot(w, h) * h;
-      }
+      if (limits.limits[k].kind == JointLimitKind::kHinge) w = glm::dot(w, hinge_axis[k]) * hinge_axis[k];
       const float angle = glm::length(w);
       if (angle > 1e-9f) turn_subtree(out, orient, k, glm::angleAxis(angle, w / angle));
     }

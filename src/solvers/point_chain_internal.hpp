@@ -89,12 +89,13 @@ bool limited_forward(std::span<const glm::vec3> points, std::span<glm::vec3> out
 /// every joint to its limit root to tip. Every part turns at once about all the axes its limit
 /// allows (a hinge about its axis, any other joint freely), so a shoulder's swing and twist and
 /// an elbow's bend move together; the CCD and FABRIK steps, one joint or one segment direction
-/// at a time, stall where reaching needs such a coupled motion. Levenberg-Marquardt damping: a
-/// step that does not bring the end closer is undone and the damping raised. Stops after
-/// `max_steps` steps, within `tolerance`, or when the damping exceeds the chain's reach (no
-/// step helps: limits hold the chain). Chains longer than kMaxRefinedSegments are left as they
-/// are (0 steps). Returns the number of steps taken; `limited` tells whether a limit changed the
-/// kept pose's last step. Allocation-free.
+/// at a time, stall where reaching needs such a coupled motion. The damping adapts as in
+/// Levenberg-Marquardt (smaller after a step that brought the end closer, larger after one that
+/// did not); the steps go on from where the last one left the chain and the best pose is
+/// returned. Stops after `max_steps` steps, within `tolerance`, or after kRefineStallSteps steps
+/// without a 1% gain (limits hold the chain). Chains longer than kMaxRefinedSegments are left as
+/// they are (0 steps). Returns the number of steps taken; `limited` tells whether a limit
+/// changed the kept pose's last step. Allocation-free.
 int refine_limited(std::span<glm::vec3> out, std::span<glm::quat> orient, const ChainLimits& limits,
                    const glm::vec3& target, float tolerance, int max_steps, bool& limited);
 
