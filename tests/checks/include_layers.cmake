@@ -14,9 +14,10 @@ set(allowed_clip     core math rig clip)
 set(allowed_retarget core math rig clip retarget)
 set(allowed_solvers  core math solvers)
 set(allowed_controls core math rig solvers controls)
-set(allowed_runtime  core math rig clip retarget solvers controls runtime)
-set(allowed_io       core math rig clip retarget solvers controls io)
-set(modules core math rig clip retarget solvers controls runtime io)
+set(allowed_anim     core math rig clip retarget anim)
+set(allowed_runtime  core math rig clip retarget anim solvers controls runtime)
+set(allowed_io       core math rig clip retarget anim solvers controls io)
+set(modules core math rig clip retarget anim solvers controls runtime io)
 # The compiler's own SIMD intrinsics headers are no dependency (the world walk's SSE2 path).
 set(compiler_intrinsics "emmintrin.h" "xmmintrin.h" "immintrin.h" "arm_neon.h")
 # Third-party headers io may use; the core library (every module but io) uses std + glm only.

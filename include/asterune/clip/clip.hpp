@@ -41,10 +41,25 @@ struct ClipTrack {
   std::vector<glm::vec3> scale_in_tangents, scale_out_tangents;
 };
 
+/// A named moment of a clip that playback reports when it crosses it (rule AN7): a Roblox
+/// KeyframeMarker (name + value), a named Roblox Keyframe (its Name, no value), or an event a
+/// tool derived from the motion (e.g. a footstep). glTF and BVH clips have none.
+enum class ClipMarkerKind { kMarker, kKeyframe };
+
+struct ClipMarker {
+  float time = 0.0f;  // seconds, in [0, duration]
+  std::string name;
+  std::string value;  // KeyframeMarker.Value; empty for a named Keyframe
+  ClipMarkerKind kind = ClipMarkerKind::kMarker;
+};
+
 struct Clip {
   std::string name;
   float duration = 0.0f;  // seconds; sampling wraps or clamps to [0, duration]
   std::vector<ClipTrack> tracks;
+  /// Markers ordered by time (ties keep file order). Sampling ignores them; the animator
+  /// reports each one a track crosses.
+  std::vector<ClipMarker> markers;
 };
 
 }  // namespace asterune

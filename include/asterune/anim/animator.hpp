@@ -1,0 +1,180 @@
+// Animator: the layer between sampling/retargeting and the control stack (rules AN1-AN10). It
+// plays several tracks at once (idle, walk, an action on one arm), each a clip with its binding
+// and its own playback state, and composes them per joint into the starting pose the controls
+// adjust. Roblox AnimationTrack semantics: linear fades from the current weight, priorities
+// Core < Idle < Movement < Action < Action2 < Action3 < Action4, a higher level taking the
+// weight budget first (docs/animator.md gives every formula).
+//
+//   setup (allocates, may fail)                per frame (no allocation, no throw, no lock)
+//   TrackDesc[] --build_animator--> Animator   play/stop/adjust_* (commands, any time)
+//     clip + AnimationBinding (shared)         update(dt): advance fades and time, report
+//     priority, loop, mask, additive           events, sample the tracks with weight, compose
+//                                              overrides by priority, add additive layers,
+//                                              decay an inertial transition, root motion
+//
+// The clips and bindings are shared, read-only and not owned (they must outlive the animator);
+// everything the animator writes (track state, sampling scratch) is its own, so characters that
+// each own an Animator can update on any number of threads with bit-identical results.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "asterune/clip/clip.hpp"
+#include "asterune/core/result.hpp"
+#include "asterune/math/transform.hpp"
+#include "asterune/retarget/animation.hpp"
+
+namespace asterune {
+
+class Rig;
+
+/// Track priority, ordered by rank (rule AN3): Core lowest, Action4 highest. (Roblox's enum
+/// stores Core as 1000; the rank is what composition uses.)
+enum class TrackPriority : std::uint8_t { kCore, kIdle, kMovement, kAction, kAction2, kAction3, kAction4 };
+inline constexpr int kTrackPriorityCount = 7;
+
+/// "Core", "Idle", "Movement", "Action", "Action2", "Action3", "Action4".
+const char* to_string(TrackPriority priority);
+/// The priority named `name` (the names of to_string, case-sensitive), or nullopt.
+std::optional<TrackPriority> parse_track_priority(std::string_view name);
+
+/// How levels share a joint (rule AN4). kBudget (default, Roblox): levels take the remaining
+/// budget from the top; within a level claims are normalised only when they sum past 1.
+/// kRemainder (Unity-style layers): each level is blended over what is below it by its summed
+/// claim (min 1), i.e. lower = slerp(lower, level, min(W, 1)); the rest pose is the bottom.
+enum class CompositionMode : std::uint8_t { kBudget, kRemainder };
+
+/// Per-joint weights for a track, by part names (rule AN5). Resolved at build.
+struct TrackMask {
+  std::vector<std::string> parts;  // child part names (or parent-qualified, rule R6); empty = whole body
+  bool descendants = true;         // a named part's whole subtree gets the weight too
+  float weight = 1.0f;             // weight of the named joints, in [0, 1]; others get 0
+};
+
+/// Everything a track is built from. The clip and binding are not owned.
+struct TrackDesc {
+  std::string name;                            // unique within the animator
+  const Clip* clip = nullptr;
+  const AnimationBinding* binding = nullptr;   // build_animation_binding(*clip, rig, ...)
+  TrackPriority priority = TrackPriority::kCore;
+  bool looped = true;
+  float weight = 1.0f;   // weight when playing at start (and play()'s default target)
+  float speed = 1.0f;    // clip seconds per second of dt; negative plays backwards
+  float time = 0.0f;     // start time position (seconds)
+  bool playing = true;   // playing from the start at `weight`, no fade
+  TrackMask mask;        // empty parts: every joint weight 1
+  bool additive = false;        // rule AN6: adds its difference from a reference pose
+  float reference_time = 0.0f;  // additive: the reference pose's clip time
+  bool root_motion = false;     // rule AN9: the root joint's travel and yaw become a delta
+};
+
+/// How play() brings a track in (rule AN8).
+enum class TransitionKind : std::uint8_t {
+  kCrossfade,  // the weight moves linearly to the target over `fade`
+  kInertial,   // the weight jumps to the target, other non-additive tracks of the same priority
+               // stop at once, and the pose's jump decays to zero over `fade` (one pose evaluated)
+};
+
+struct PlayOptions {
+  float fade = 0.1f;    // seconds, >= 0
+  float weight = 1.0f;  // target weight (>= 0; additive tracks may be negative)
+  float speed = 1.0f;
+  TransitionKind transition = TransitionKind::kCrossfade;
+};
+
+/// A track's public state (AnimationTrack properties).
+struct TrackState {
+  bool playing = false;         // IsPlaying
+  float weight_current = 0.0f;  // WeightCurrent
+  float weight_target = 0.0f;   // WeightTarget
+  float time_position = 0.0f;   // TimePosition, seconds in [0, length]
+  float speed = 1.0f;           // Speed
+};
+
+/// What happened to a track during an update (rule AN7).
+enum class AnimEventKind : std::uint8_t {
+  kMarker,    // a KeyframeMarker (name, value) was crossed
+  kKeyframe,  // a named Keyframe was reached
+  kLooped,    // a looped track wrapped (DidLoop)
+  kStopped,   // a track stopped: stop() was called or a non-looped track reached its end
+  kEnded,     // a stopped track's weight reached 0 (it no longer contributes)
+};
+
+/// One reported event. `name`/`value` point into the clip's marker (valid while the clip lives);
+/// empty for kLooped/kStopped/kEnded.
+struct AnimEvent {
+  int track = -1;
+  AnimEventKind kind = AnimEventKind::kMarker;
+  std::string_view name;
+  std::string_view value;
+  float time = 0.0f;  // clip time of the marker (kLooped: the time the track wrapped to)
+};
+
+/// What update() did.
+struct AnimatorReport {
+  bool ok = false;           // false: wrong span sizes or rig (nothing written, rule RG4)
+  int events_written = 0;    // events stored in the caller's buffer, in time order
+  int events_dropped = 0;    // events that did not fit the buffer (counted, not stored)
+  /// Rule AN9: the root part's motion this frame from root-motion tracks (travel in the root
+  /// part's frame at the previous frame, turn about +Y), blended by their effective weights.
+  /// Identity when no track extracts root motion. The engine applies it: root = root * delta.
+  Transform root_delta;
+};
+
+class Animator {
+ public:
+  Animator() = default;
+
+  /// Binds every track to `rig` (masks resolved, additive references sampled, scratch sized).
+  /// Fails naming the track and the reason: no clip/binding, a binding for another rig (by
+  /// layout signature, rule R7), a duplicate name, a mask part not in the rig, a nonfinite
+  /// weight/speed/time. Allocates (setup only).
+  static Result<Animator> build(const Rig& rig, std::span<const TrackDesc> tracks,
+                                CompositionMode mode = CompositionMode::kBudget);
+
+  int track_count() const { return static_cast<int>(tracks_.size()); }
+  /// Index of the track named `name`, or -1.
+  int find_track(std::string_view name) const;
+  const TrackDesc& desc(int track) const;
+  const TrackState& state(int track) const;
+  /// Clip length in seconds.
+  float length(int track) const;
+
+  // --- commands (allocation-free; a bad index or nonfinite value is ignored) ----------
+  /// Starts (or restarts from time 0, or from the end when speed < 0) the track (rule AN1).
+  void play(int track, const PlayOptions& options = {});
+  /// Fades the weight to 0 in exactly `fade` seconds from wherever it is (rule AN2).
+  void stop(int track, float fade = 0.1f);
+  /// Fades the weight linearly from the current weight to `weight` over `fade` seconds.
+  void adjust_weight(int track, float weight, float fade = 0.1f);
+  void adjust_speed(int track, float speed);
+  /// Jumps the time position (clamped to [0, length], wrapped when looped). No events.
+  void set_time(int track, float time);
+
+  /// One frame (rules AN1-AN10): advances every track by dt (dt <= 0 or nonfinite: nothing
+  /// advances, the pose is still composed), writes events into `events` (time order; what does
+  /// not fit is counted), samples the tracks with nonzero weight, and writes the composed motor
+  /// transforms and coverage (1 - rest share) into `local`/`coverage` (rig.joint_count() each).
+  /// Allocation-free, no exceptions, deterministic.
+  AnimatorReport update(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage,
+                        std::span<AnimEvent> events = {});
+
+  /// Cache hint for a batch; no effect on results.
+  void prefetch() const;
+
+ private:
+  // Per-track state and scratch, composition order, inertial offsets: defined by
+  // src/anim/animator.cpp (the implementer owns this section).
+  struct Track;
+  std::vector<Track> tracks_;
+  std::uint64_t rig_signature_ = 0;
+  int joint_count_ = 0;
+  CompositionMode mode_ = CompositionMode::kBudget;
+};
+
+}  // namespace asterune
