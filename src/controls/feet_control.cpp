@@ -30,6 +30,30 @@ GroundHit sanitize(const GroundHit& h) {
 
 }  // namespace
 
+float foot_ground_weight(bool hit, float clearance) {
+  if (!hit || std::isnan(clearance)) return 0.0f;
+  return std::clamp(1.0f - clearance / kSwingClearance, 0.0f, 1.0f);
+}
+
+glm::vec3 blend_ground_normal(const glm::vec3& a, float wa, const glm::vec3& b, float wb, const glm::vec3& up) {
+  const float ka = wa > 0.0f ? wa : 0.0f;  // NaN -> 0
+  const float kb = wb > 0.0f ? wb : 0.0f;
+  if (!(ka + kb > 0.0f)) return up;  // nothing to measure a slope from: level
+  const glm::vec3 m = ka * a + kb * b;
+  const float len = glm::length(m);
+  return len > 1e-6f && std::isfinite(len) ? m / len : up;
+}
+
+glm::vec3 mirror_ground_normal(const glm::vec3& normal, const glm::vec3& up) {
+  return 2.0f * glm::dot(normal, up) * up - normal;
+}
+
+float step_shorten(bool hit, float deficit, float ratio, float ahead) {
+  if (!hit || !(deficit > 0.0f) || !(ratio > 0.0f)) return 0.0f;
+  const float s = std::min(deficit * std::min(ratio, 1.0f), std::fabs(ahead));
+  return std::isfinite(s) ? s : 0.0f;
+}
+
 Result<FeetControl> build_feet_control(const Rig& rig, const FeetSettings& s, const std::string& what) {
   FeetControl c;
   if (s.legs.empty() || s.legs.size() > static_cast<size_t>(kMaxFeet))
@@ -39,6 +63,11 @@ Result<FeetControl> build_feet_control(const Rig& rig, const FeetSettings& s, co
   if (!(s.max_lift >= 0.0f) || !std::isfinite(s.max_lift)) return make_error(what + ": max_lift must be >= 0");
   if (!(s.max_tilt_deg >= 0.0f && s.max_tilt_deg <= 90.0f))
     return make_error(what + ": max_tilt_deg must be in [0, 90]");
+  if (!(s.step_shorten_ratio >= 0.0f && s.step_shorten_ratio <= 1.0f))
+    return make_error(what + ": step_shorten_ratio must be in [0, 1]");
+  if (!(s.max_lean_deg >= 0.0f && s.max_lean_deg <= 45.0f))
+    return make_error(what + ": max_lean_deg must be in [0, 45]");
+  if (s.lean && !s.pelvis) return make_error(what + ": lean tilts the pelvis, so it needs pelvis on");
   const float up_len = glm::length(s.up);
   if (!is_finite(s.up) || !(up_len > 1e-6f)) return make_error(what + ": the up vector must be finite and not zero");
   c.probe_height = s.probe_height;
@@ -46,6 +75,9 @@ Result<FeetControl> build_feet_control(const Rig& rig, const FeetSettings& s, co
   c.align_to_normal = s.align_to_normal;
   c.max_tilt_rad = s.max_tilt_deg * kDegToRad;
   c.up_local = s.up / up_len;
+  c.step_shorten_ratio = s.step_shorten_ratio;
+  c.lean = s.lean;
+  c.max_lean_rad = s.max_lean_deg * kDegToRad;
   c.leg_count = static_cast<int>(s.legs.size());
 
   std::vector<Transform> rest(static_cast<size_t>(rig.joint_count()));
@@ -103,6 +135,8 @@ void reset_feet_control(FeetControl& c) {
   c.has_state = false;
   c.lift.fill(0.0f);
   c.normal.fill(glm::vec3(0.0f));
+  c.shorten.fill(0.0f);
+  c.lean_direction = glm::vec3(0.0f);
 }
 
 void solve_feet_control(FeetControl& c, const Rig& rig, const Transform& root, float dt, float smooth_time,
@@ -139,7 +173,8 @@ void solve_feet_control(FeetControl& c, const Rig& rig, const Transform& root, f
     raw[i] = clamp_ground_lift(c.hits[i].hit, ground_height - (root_height + c.legs[i].rest_sole_height), c.max_lift);
   }
   // Rule G6: missed-ray policy (match the other foot's lift, else hold the animated height).
-  const float response = c.has_state ? smoothing_response(dt, smooth_time) : 1.0f;
+  const bool first = !c.has_state;
+  const float response = first ? 1.0f : smoothing_response(dt, smooth_time);
   for (size_t i = 0; i < n; ++i) {
     float target_lift = raw[i].lift;
     if (raw[i].missed) {
@@ -147,7 +182,7 @@ void solve_feet_control(FeetControl& c, const Rig& rig, const Transform& root, f
       target_lift = (n == 2) ? resolve_missed_lift(!raw[o].missed, raw[o].lift) : 0.0f;
     }
     const glm::vec3 target_normal = c.hits[i].hit ? c.hits[i].normal : up;
-    if (!c.has_state) {
+    if (first) {
       c.lift[i] = target_lift;
       c.normal[i] = target_normal;
     } else {
@@ -158,6 +193,31 @@ void solve_feet_control(FeetControl& c, const Rig& rig, const Transform& root, f
     if (!is_finite(c.normal[i])) c.normal[i] = target_normal;
   }
   c.has_state = true;
+
+  // Rule G9: the planted feet's ground normals, blended and mirrored into the hill, tilt the
+  // pelvis about its pivot; the legs then hang from the tilted hips.
+  glm::quat lean = identity;
+  float lean_angle = 0.0f;
+  glm::vec3 pelvis_pivot(0.0f);
+  if (c.lean) {
+    std::array<float, kMaxFeet> weight{};
+    for (size_t i = 0; i < n; ++i)
+      weight[i] = foot_ground_weight(c.hits[i].hit, glm::dot(sole_anim[i], up) - root_height - c.legs[i].rest_sole_height);
+    const glm::vec3 blended = n == 2 ? blend_ground_normal(c.hits[0].normal, weight[0], c.hits[1].normal, weight[1], up)
+                                     : blend_ground_normal(c.hits[0].normal, weight[0], up, 0.0f, up);
+    const glm::vec3 target = mirror_ground_normal(blended, up);
+    c.lean_direction = first ? target : smooth_direction(c.lean_direction, target, response);
+    if (!is_finite(c.lean_direction)) c.lean_direction = target;
+    lean = capped_tilt(up, c.lean_direction, c.max_lean_rad, &lean_angle);
+    if (lean_angle < kTiltDeadBand) {
+      lean = identity;
+      lean_angle = 0.0f;
+    }
+    pelvis_pivot = joint_pivot(rig, world, c.pelvis);
+  }
+  const bool leaning = lean != identity;
+  fr.lean_deg = lean_angle * kRadToDeg;
+  const auto carried = [&](const glm::vec3& p) { return leaning ? pelvis_pivot + lean * (p - pelvis_pivot) : p; };
 
   // Per leg: tilted foot, sole and ankle targets, ground-induced reach deficit (rule G3).
   std::array<glm::quat, kMaxFeet> foot_rot{};
@@ -189,13 +249,34 @@ void solve_feet_control(FeetControl& c, const Rig& rig, const Transform& root, f
     c.sole_target[i] = sole_anim[i] + lift * up;
     // The sole, not the ankle, lands: the ankle sits where the tilted foot puts it above the sole.
     ankle_target[i] = c.sole_target[i] + foot_rot[i] * (b.ankle_in_foot - b.sole);
-    hip[i] = joint_pivot(rig, world, b.joints[0]);
-    knee[i] = joint_pivot(rig, world, b.joints[1]);
-    ankle[i] = joint_pivot(rig, world, b.joints[2]);
+    hip[i] = carried(joint_pivot(rig, world, b.joints[0]));
+    knee[i] = carried(joint_pivot(rig, world, b.joints[1]));
+    ankle[i] = carried(joint_pivot(rig, world, b.joints[2]));
     moved[i] = lift != 0.0f || q != identity;
     const float reach = glm::length(knee[i] - hip[i]) + glm::length(ankle[i] - knee[i]);
-    need[i] = ground_induced_drop(leg_drop_needed(hip[i], ankle_target[i], up, reach),
-                                  leg_drop_needed(hip[i], ankle[i], up, reach));
+    const float animated_drop = leg_drop_needed(hip[i], ankle[i], up, reach);
+    need[i] = ground_induced_drop(leg_drop_needed(hip[i], ankle_target[i], up, reach), animated_drop);
+
+    // Rule G8: pull the target back toward the point under the hip by a share of the deficit,
+    // then ask again what the pelvis must still give (the deficit is not split in advance: on
+    // a slope it is mostly vertical, shortening barely helps and the pelvis still gets it).
+    foot.shorten = 0.0f;
+    if (c.step_shorten_ratio > 0.0f) {
+      const float ahead = glm::dot(ankle_target[i] - hip[i], facing);
+      const float target_shorten = step_shorten(!raw[i].missed, need[i], c.step_shorten_ratio, ahead);
+      c.shorten[i] = first ? target_shorten : c.shorten[i] + response * (target_shorten - c.shorten[i]);
+      if (!std::isfinite(c.shorten[i])) c.shorten[i] = target_shorten;
+      float applied = std::min(c.shorten[i], std::fabs(ahead));  // a lagging value never passes the hip
+      if (!(applied >= kLiftDeadBand)) applied = 0.0f;
+      if (applied > 0.0f) {
+        const glm::vec3 back = (ahead > 0.0f ? -applied : applied) * facing;
+        c.sole_target[i] += back;
+        ankle_target[i] += back;
+        need[i] = ground_induced_drop(leg_drop_needed(hip[i], ankle_target[i], up, reach), animated_drop);
+        moved[i] = true;
+        foot.shorten = applied;
+      }
+    }
   }
 
   // Rule G3/G6: the pelvis lowers by the smooth compromise of the legs' needs, never rises.
@@ -204,6 +285,12 @@ void solve_feet_control(FeetControl& c, const Rig& rig, const Transform& root, f
     drop = n == 2 ? compromise_pelvis_drop(need[0], need[1], c.max_lift) : std::min(need[0], c.max_lift);
   if (!(drop >= kLiftDeadBand)) drop = 0.0f;
   fr.pelvis_drop = drop;
+  if (leaning) {
+    const int pelvis_joint[1] = {c.pelvis};
+    const glm::quat pelvis_turn[1] = {lean};
+    candidates_from_turns(rig, root, local, world, pelvis_joint, pelvis_turn,
+                          candidates.subspan(static_cast<size_t>(c.pelvis_slot), 1));
+  }
   if (drop > 0.0f) {
     const Transform attach = attachment_frame(rig, parent_placement(rig, root, world, c.pelvis), c.pelvis);
     Transform& t = candidates[static_cast<size_t>(c.pelvis_slot)];
@@ -215,7 +302,7 @@ void solve_feet_control(FeetControl& c, const Rig& rig, const Transform& root, f
   std::array<glm::quat, 3> turns{};
   std::array<Transform, 3> out{};
   for (size_t i = 0; i < n; ++i) {
-    if (!moved[i] && drop == 0.0f) continue;  // flat ground: the leg stays exactly as animated
+    if (!moved[i] && drop == 0.0f && !leaning) continue;  // flat ground: the leg stays exactly as animated
     const FeetLegBound& b = c.legs[i];
     TwoBoneInput in;
     in.root = hip[i] + lowered;
@@ -229,9 +316,16 @@ void solve_feet_control(FeetControl& c, const Rig& rig, const Transform& root, f
     if (r.report.residual < 0.0f) continue;  // the solver refused the input: the leg keeps its pose
     turns[0] = is_finite(r.delta_upper) ? r.delta_upper : identity;
     turns[1] = is_finite(r.delta_lower) ? r.delta_lower : identity;
-    // The foot takes its tilted world rotation whatever the leg turns did to it.
-    const glm::quat carried = glm::normalize(turns[1] * turns[0] * world[static_cast<size_t>(b.joints[2])].rotation);
-    turns[2] = glm::normalize(foot_rot[i] * glm::conjugate(carried));
+    // The foot takes its tilted world rotation whatever the leg turns (and the lean) did to it.
+    const glm::quat ankle_rot = world[static_cast<size_t>(b.joints[2])].rotation;
+    const glm::quat ankle_carried =
+        glm::normalize(turns[1] * turns[0] * (leaning ? lean * ankle_rot : ankle_rot));
+    turns[2] = glm::normalize(foot_rot[i] * glm::conjugate(ankle_carried));
+    // The turns are world turns of the leaned leg; candidates_from_turns walks from the
+    // unleaned pelvis in `world`, so each is taken into that frame: lean^-1 * turn * lean.
+    if (leaning)
+      for (glm::quat& t : turns)
+        if (t != identity) t = glm::normalize(glm::conjugate(lean) * t * lean);
     candidates_from_turns(rig, root, local, world, b.joints, turns, out);
     for (size_t k = 0; k < 3; ++k) candidates[static_cast<size_t>(b.slots[k])] = out[k];
   }

@@ -94,6 +94,13 @@ template <class Kind>
 bool releasing_kind(const Kind&) { return false; }
 bool releasing_kind(const detail::LookAtControl& c) { return detail::look_at_releasing(c); }
 
+// targeted_kind: whether a kind reaches for the slot's target, so that clear_target() leaves
+// it with nothing to reach (rule CS10). Springs and feet follow the pose and the ground instead.
+constexpr bool targeted_kind(const detail::IkControl&) { return true; }
+constexpr bool targeted_kind(const detail::LookAtControl&) { return true; }
+constexpr bool targeted_kind(const detail::SpringControl&) { return false; }
+constexpr bool targeted_kind(const detail::FeetControl&) { return false; }
+
 // The smoothed target of a targeted control (rule CS6), or nullopt when it is not finite.
 std::optional<glm::vec3> smoothed_target(Slot& s, const FrameInputs& in) {
   const StackFrame& frame = in.frame;
@@ -397,6 +404,10 @@ void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, std::sp
   }
   float weight = std::isfinite(s.desc.weight) ? std::min(s.desc.weight, 1.0f) : 0.0f;
   if (!(weight > 0.0f)) {
+    // CS9: a control that does not run keeps no history, so its weight coming back is a fresh
+    // start (as after CS7), not a step from a root, target or ground it no longer saw.
+    s.has_smoothed = false;
+    std::visit([](auto& c) { reset_kind(c); }, s.bound);
     rep.status = ControlStatus::kZeroWeight;
     return;
   }
@@ -439,9 +450,10 @@ void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, std::sp
     refreshed_end = rig.subtree_end(joints[k]);
   }
 
-  rep.status = !(s.desc.enabled && s.has_target) ? ControlStatus::kReleasing
-               : weight > 0.0f                    ? ControlStatus::kSolved
-                                                  : ControlStatus::kZeroWeight;
+  const bool targetless = !s.has_target && std::visit([](const auto& c) { return targeted_kind(c); }, s.bound);
+  rep.status = !s.desc.enabled || targetless ? ControlStatus::kReleasing
+               : weight > 0.0f               ? ControlStatus::kSolved
+                                             : ControlStatus::kZeroWeight;
   std::visit([&](const auto& c) { measure_kind(c, s, in); }, s.bound);
 }
 

@@ -461,3 +461,35 @@ TEST_CASE("spring: a nonfinite animated pose leaves the pose alone", "[spring]")
   CHECK(s.report(0).changed_joints == 0);
   CHECK(std::memcmp(before.data(), ch.pose.local.data(), before.size() * sizeof(Transform)) == 0);
 }
+
+TEST_CASE("spring: weight back after 2 s at zero starts from rest, not from where the root was (CS9)", "[spring]") {
+  // Swing under gravity, then weight 0 for 2 s while the root walks 3 studs (under S6's
+  // 8-segment snap), then weight 1 again. The tail must move exactly as a spring started fresh
+  // at that moment does: from the animated pose, with no old points or velocity.
+  const float dt = 1.0f / 60.0f;
+  const SpringSettings sp = tail_settings(30.0f, 2.0f, {0.0f, -60.0f, 0.0f});
+  Tailed ch;
+  auto s = ch.stack({spring_control(sp)});
+  const auto frame = [&](ControlStack& stack, Tailed& c) {
+    reset_pose(c.pose.local_span(), c.pose.coverage_span());
+    c.update(stack, dt);
+  };
+  for (int f = 0; f < 20; ++f) frame(s, ch);
+  REQUIRE(max_distance(ch.tail_points(), ch.tail_points(make_pose(ch.rig).local)) > 0.3f);
+  s.set_weight(0, 0.0f);
+  for (int f = 1; f <= 120; ++f) {
+    ch.root.position.x = 3.0f * static_cast<float>(f) / 120.0f;
+    frame(s, ch);
+    CHECK(s.report(0).status == ControlStatus::kZeroWeight);
+  }
+  s.set_weight(0, 1.0f);
+  Tailed fresh;
+  fresh.root = ch.root;
+  auto reference = fresh.stack({spring_control(sp)});
+  for (int f = 0; f < 30; ++f) {
+    frame(s, ch);
+    frame(reference, fresh);
+    CHECK(s.report(0).distance <= reference.report(0).distance + 1e-6f);
+    CHECK(max_distance(ch.tail_points(), fresh.tail_points()) < 1e-6f);
+  }
+}

@@ -514,3 +514,37 @@ TEST_CASE("the stack's subtree refreshes give each control what a full placement
   CHECK(compared == 160);
   CHECK(stack.report(0).feet.pelvis_drop > 0.0f);  // the feet did move the whole body
 }
+
+TEST_CASE("clear_target leaves springs and feet solving, not releasing", "[stack]") {
+  // rule CS10: only controls that reach for a target have anything to release.
+  Character ch;
+  ControlDesc spring;
+  spring.name = "Arm";
+  SpringSettings sp;
+  sp.chain_root = "LeftUpperArm";
+  sp.end = "LeftHand";
+  sp.gravity = {0.0f, -60.0f, 0.0f};
+  spring.settings = sp;
+  ControlDesc feet;
+  feet.name = "Feet";
+  FeetSettings fs;
+  fs.legs = {FeetLeg{"LeftUpperLeg", "LeftFoot", {}}, FeetLeg{"RightUpperLeg", "RightFoot", {}}};
+  feet.settings = fs;
+  auto s = ch.stack({spring, feet, left_arm(kTargetA)});
+  auto ground = build_ground(GroundDesc{{GroundPlane{{0.0f, -0.2f, 0.0f}, {0, 1, 0}, true}}, {}, {}});
+  REQUIRE(ground.ok());
+  const auto frame = [&] {
+    reset_pose(ch.pose.local, ch.pose.coverage);
+    s.update(ch.rig, StackFrame{ch.root, 1.0f / 60.0f, 0.0f, &ground.value()}, ch.pose, ch.world);
+  };
+  frame();
+  for (int i = 0; i < 3; ++i) s.clear_target(i);
+  for (int f = 0; f < 3; ++f) {
+    frame();
+    CHECK(s.report(0).status == ControlStatus::kSolved);
+    CHECK(s.report(0).substeps > 0);  // the spring did step
+    CHECK(s.report(1).status == ControlStatus::kSolved);
+    CHECK(s.report(1).feet.pelvis_drop > 0.1f);  // the feet did reach the lower floor
+    CHECK(s.report(2).status == ControlStatus::kNoTarget);
+  }
+}

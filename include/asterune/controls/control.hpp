@@ -153,7 +153,7 @@ struct FeetLeg {
   std::optional<glm::vec3> sole_offset;
 };
 
-/// Ground adaptation (rules G1-G6, docs/ground.md): one control owns both legs and the pelvis.
+/// Ground adaptation (rules G1-G9, docs/ground.md): one control owns both legs and the pelvis.
 /// Needs a ground query in StackFrame::ground. The control's smooth_time smooths each foot's lift
 /// and hit normal; its target is unused.
 struct FeetSettings {
@@ -164,6 +164,16 @@ struct FeetSettings {
   bool align_to_normal = true;       // turn each foot toward the (smoothed) hit normal
   float max_tilt_deg = 35.0f;        // cap on that turn (rule G5)
   glm::vec3 up{0.0f, 1.0f, 0.0f};    // up axis in the root part's frame (rule G6)
+  /// Step shortening (rule G8, seed 003 L08): a leg the ground put out of reach first has its
+  /// foot target pulled back toward the point under the hip, along the facing, by this fraction
+  /// of its reach deficit; the pelvis then drops only for what the shortened target still
+  /// lacks. In [0, 1]; 0 = off (the pose bit for bit as without it).
+  float step_shorten_ratio = 0.0f;
+  /// Slope lean (rule G9, seed 003 L08): tilt the pelvis into the slope the planted feet stand
+  /// on (forward going up, back going down, uphill on a side slope), at most max_lean_deg.
+  /// Needs pelvis on. Off = the pose bit for bit as without it.
+  bool lean = false;
+  float max_lean_deg = 10.0f;        // in [0, 45]
 };
 
 /// One control of a stack.
@@ -200,6 +210,7 @@ struct FootReport {
   float lift = 0.0f;         // studs along up applied to the sole this frame (after policy and smoothing)
   float tilt_deg = 0.0f;     // degrees the foot was turned toward the ground normal
   float sole_error = 0.0f;   // studs from the final sole to its target (hit point + animated clearance)
+  float shorten = 0.0f;      // studs the foot target was pulled back toward the point under the hip (rule G8)
   // The foot's ray this frame (rule G1), world space, for drawings and debugging:
   glm::vec3 ray_origin{0.0f};                // probe_height above the animated sole, along up
   glm::vec3 ray_end{0.0f};                   // the hit point when hit, else origin + direction * length
@@ -211,6 +222,7 @@ struct FeetReport {
   int foot_count = 0;
   std::array<FootReport, kMaxFeet> feet{};
   float pelvis_drop = 0.0f;  // studs the pelvis was lowered along up (never negative)
+  float lean_deg = 0.0f;     // degrees the pelvis was tilted into the slope (rule G9)
 };
 
 /// Per-control outcome of the last update(), measured on the pose AFTER its blend. One unit
