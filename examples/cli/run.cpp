@@ -136,10 +136,10 @@ std::string format_table_frame(const Run& run, const io::FrameRecord& rec) {
       if (!c.feet) continue;
       for (int i = 0; i < c.feet->foot_count; ++i) {
         const FootReport& f = c.feet->feet[static_cast<size_t>(i)];
-        s += fmt("  foot %d: %s, lift %.4f, tilt %.2f deg%s\n", i, f.hit ? "hit" : "missed", z(f.lift), z(f.tilt_deg),
-                 f.clamped ? ", clamped" : "");
+        s += fmt("  foot %d: %s, lift %.4f, tilt %.2f deg, shorten %.4f%s\n", i, f.hit ? "hit" : "missed", z(f.lift),
+                 z(f.tilt_deg), z(f.shorten), f.clamped ? ", clamped" : "");
       }
-      s += fmt("  pelvis drop %.4f\n", z(c.feet->pelvis_drop));
+      s += fmt("  pelvis drop %.4f, lean %.2f deg\n", z(c.feet->pelvis_drop), z(c.feet->lean_deg));
     }
   }
   return s;

@@ -48,12 +48,14 @@ Json frame_json(const Rig& rig, const FrameRecord& rec) {
                             {"tilt_deg", float_json(foot.tilt_deg)},
                             {"clamped", foot.clamped},
                             {"sole_error", float_json(foot.sole_error)},
+                            {"shorten", float_json(foot.shorten)},
                             {"ray_origin", vec3_json(foot.ray_origin)},
                             {"ray_end", vec3_json(foot.ray_end)},
                             {"hit_normal", vec3_json(foot.hit_normal)}});
       }
       control["feet"] = std::move(feet);
       control["pelvis_drop"] = float_json(c.feet->pelvis_drop);
+      control["lean_deg"] = float_json(c.feet->lean_deg);
     }
     controls.push_back(std::move(control));
   }

@@ -72,10 +72,12 @@ float read_positive(const Json& v, const std::string& pointer, bool zero_ok) {
 }
 
 // {"type": "feet", "legs": [{"chain_root", "end", "sole_offset"?}...], "probe_height", "max_lift",
-//  "pelvis", "align_to_normal", "max_tilt_deg", "smooth_time", "up"} (rules G1-G6).
+//  "pelvis", "align_to_normal", "max_tilt_deg", "smooth_time", "up", "step_shorten_ratio", "lean",
+//  "max_lean_deg"} (rules G1-G9).
 ControlDesc read_feet(const Json& v, const std::string& pointer) {
   check_keys(v, pointer, {"type", "name", "legs", "probe_height", "max_lift", "pelvis", "align_to_normal",
-                          "max_tilt_deg", "up", "priority", "weight", "smooth_time", "enabled"});
+                          "max_tilt_deg", "up", "step_shorten_ratio", "lean", "max_lean_deg", "priority", "weight",
+                          "smooth_time", "enabled"});
   ControlDesc d;
   read_common(v, pointer, d);
   FeetSettings f;
@@ -102,6 +104,17 @@ ControlDesc read_feet(const Json& v, const std::string& pointer) {
     f.max_tilt_deg = read_float(*x, child_pointer(pointer, "max_tilt_deg"));
     if (f.max_tilt_deg < 0.0f || f.max_tilt_deg > 90.0f) fail(child_pointer(pointer, "max_tilt_deg"), "must be an angle in degrees in [0, 90]");
   }
+  if (const Json* x = find_member(v, "step_shorten_ratio")) {
+    f.step_shorten_ratio = read_float(*x, child_pointer(pointer, "step_shorten_ratio"));
+    if (f.step_shorten_ratio < 0.0f || f.step_shorten_ratio > 1.0f)
+      fail(child_pointer(pointer, "step_shorten_ratio"), "must be in [0, 1]");
+  }
+  if (const Json* x = find_member(v, "lean")) f.lean = read_bool(*x, child_pointer(pointer, "lean"));
+  if (const Json* x = find_member(v, "max_lean_deg")) {
+    f.max_lean_deg = read_float(*x, child_pointer(pointer, "max_lean_deg"));
+    if (f.max_lean_deg < 0.0f || f.max_lean_deg > 45.0f) fail(child_pointer(pointer, "max_lean_deg"), "must be an angle in degrees in [0, 45]");
+  }
+  if (f.lean && !f.pelvis) fail(child_pointer(pointer, "lean"), "lean tilts the pelvis, so it needs \"pelvis\": true");
   if (const Json* x = find_member(v, "up")) {
     f.up = read_vec3(*x, child_pointer(pointer, "up"));
     if (!(glm::length(f.up) > 1e-6f)) fail(child_pointer(pointer, "up"), "the up vector must not be zero");

@@ -110,6 +110,38 @@ endif()
 run(examples/walk_over_step.scene.json --frame 150)
 expect_contains("${OUT}" "  foot 0: hit, lift " "walk_over_step table")
 
+# 3b. Step shortening and slope lean (rules G8, G9): standing on a plane falling 20 degrees
+# ahead, each foot tilted to it puts its ankle target ahead of the hip, so with
+# step_shorten_ratio 1 both feet report a shorten; the pelvis leans back by the slope's 20
+# degrees, capped at max_lean_deg 12.
+file(WRITE "${TMP}/lean.scene.json" [=[
+{"format": "asterune.scene/1", "rig": "builtin:r15",
+ "ground": [{"type": "plane", "point": [0, 0, 0], "normal": [0, 0.9396926, -0.3420201]}],
+ "controls": [{"type": "feet", "name": "Feet",
+               "legs": [{"chain_root": "LeftUpperLeg", "end": "LeftFoot"},
+                        {"chain_root": "RightUpperLeg", "end": "RightFoot"}],
+               "step_shorten_ratio": 1, "lean": true, "max_lean_deg": 12}]}
+]=])
+run("${TMP}/lean.scene.json" --format json)
+if(NOT RC EQUAL 0)
+  fail("lean scene: exit ${RC}: ${ERR}")
+endif()
+string(JSON shorten0 GET "${OUT}" frames 0 controls 0 feet 0 shorten)
+string(JSON shorten1 GET "${OUT}" frames 0 controls 0 feet 1 shorten)
+string(JSON lean GET "${OUT}" frames 0 controls 0 lean_deg)
+if(NOT shorten0 GREATER 0.005 OR NOT shorten1 GREATER 0.005 OR lean LESS 11.999 OR lean GREATER 12.001)
+  fail("lean scene: expected both feet shortened and a 12 degree lean (shorten ${shorten0} ${shorten1}, lean ${lean})")
+endif()
+run("${TMP}/lean.scene.json")
+expect_contains("${OUT}" ", shorten 0.0" "lean scene table")
+expect_contains("${OUT}" ", lean 12.00 deg" "lean scene table")
+file(WRITE "${TMP}/lean_bad.scene.json" [=[
+{"format": "asterune.scene/1", "rig": "builtin:r15",
+ "controls": [{"type": "feet", "name": "Feet", "legs": [{"chain_root": "LeftUpperLeg", "end": "LeftFoot"}],
+               "lean": true, "pelvis": false}]}
+]=])
+expect_bad("lean tilts the pelvis" "${TMP}/lean_bad.scene.json")
+
 # 4. Unsupported and bad controls fail clearly.
 file(WRITE "${TMP}/feet.scene.json" [=[
 {"format": "asterune.scene/1", "rig": "builtin:r15",

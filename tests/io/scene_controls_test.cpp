@@ -136,6 +136,25 @@ TEST_CASE("scene root: a path moves the root linearly with slerped rotation, hel
   CHECK(nopos.message().find("position") != std::string::npos);
 }
 
+TEST_CASE("scene controls: feet step shortening and lean keys read, with today's defaults (G8, G9)",
+          "[scene][controls]") {
+  auto scene = io::parse_scene_json(scene_with(R"([
+    {"type": "feet", "name": "Plain", "legs": [{"chain_root": "LeftUpperLeg", "end": "LeftFoot"}]},
+    {"type": "feet", "name": "Slopes", "legs": [{"chain_root": "RightUpperLeg", "end": "RightFoot"}],
+     "step_shorten_ratio": 0.4, "lean": true, "max_lean_deg": 7.5}
+  ])"), "s.json");
+  INFO((scene.ok() ? std::string() : scene.message()));
+  REQUIRE(scene.ok());
+  const auto& plain = std::get<FeetSettings>(scene.value().controls[0].settings);
+  CHECK(plain.step_shorten_ratio == 0.0f);
+  CHECK_FALSE(plain.lean);
+  CHECK(plain.max_lean_deg == 10.0f);
+  const auto& slopes = std::get<FeetSettings>(scene.value().controls[1].settings);
+  CHECK(slopes.step_shorten_ratio == 0.4f);
+  CHECK(slopes.lean);
+  CHECK(slopes.max_lean_deg == 7.5f);
+}
+
 TEST_CASE("scene controls: bad blocks fail with the JSON path and the reason", "[scene][controls]") {
   auto fails = [](const std::string& controls, const std::string& where, const std::string& why) {
     auto scene = io::parse_scene_json(scene_with(controls), "bad.json");
@@ -146,6 +165,14 @@ TEST_CASE("scene controls: bad blocks fail with the JSON path and the reason", "
     CHECK(scene.message().find(why) != std::string::npos);
   };
   fails(R"([{"type": "feet", "name": "Feet", "legs": []}])", "/controls/0/legs", "1 or 2 legs");
+  fails(R"([{"type": "feet", "name": "Feet", "legs": [{"chain_root": "LeftUpperLeg", "end": "LeftFoot"}],
+             "step_shorten_ratio": 1.5}])", "/controls/0/step_shorten_ratio", "[0, 1]");
+  fails(R"([{"type": "feet", "name": "Feet", "legs": [{"chain_root": "LeftUpperLeg", "end": "LeftFoot"}],
+             "max_lean_deg": 50}])", "/controls/0/max_lean_deg", "[0, 45]");
+  fails(R"([{"type": "feet", "name": "Feet", "legs": [{"chain_root": "LeftUpperLeg", "end": "LeftFoot"}],
+             "lean": true, "pelvis": false}])", "/controls/0/lean", "pelvis");
+  fails(R"([{"type": "feet", "name": "Feet", "legs": [{"chain_root": "LeftUpperLeg", "end": "LeftFoot"}],
+             "lean": 1}])", "/controls/0/lean", "");
   fails(R"([{"type": "feet", "name": "Feet", "legs": [{"chain_root": "LeftUpperLeg", "end": "LeftFoot"}],
              "max_tilt_deg": 120}])", "/controls/0/max_tilt_deg", "[0, 90]");
   fails(R"([{"type": "feet", "name": "Feet", "legs": [{"chain_root": "LeftUpperLeg", "end": "LeftFoot"}],

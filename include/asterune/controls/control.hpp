@@ -154,8 +154,8 @@ struct FeetLeg {
 };
 
 /// Ground adaptation (rules G1-G9, docs/ground.md): one control owns both legs and the pelvis.
-/// Needs a ground query in StackFrame::ground. The control's smooth_time smooths each foot's lift
-/// and hit normal; its target is unused.
+/// Needs a ground query in StackFrame::ground. The control's smooth_time smooths each foot's lift,
+/// hit normal and shortening, and the lean; its target is unused.
 struct FeetSettings {
   std::vector<FeetLeg> legs;         // 1 or 2 legs (kMaxFeet)
   float probe_height = 1.0f;         // studs: rays start this far above the sole and reach as far below
