@@ -767,3 +767,35 @@ TEST_CASE("feet: the lean is smoothed like the lifts and bad settings fail at bu
   bad.step_shorten_ratio = std::numeric_limits<float>::quiet_NaN();
   fails(bad, "step_shorten_ratio");
 }
+
+TEST_CASE("feet: shortening and lean allocate nothing per frame and hold still on a bad dt (RG1, RG3)",
+          "[feet][shorten][lean]") {
+  FeetSettings s;
+  s.step_shorten_ratio = 0.5f;
+  s.lean = true;
+  ControlDesc d = feet_desc(s);
+  d.smooth_time = 0.1f;
+  const Ground ground = make_ground(falling_ground());
+  const Ground side = make_ground(GroundDesc{{slope(15.0f, {1, 0, 0})}, {}, {}});
+  FeetRun run(d);
+  stride(run.ch, 20.0f);
+  const Pose animated = run.ch.pose;
+  run.update(&ground);
+  {
+    AllocationScope alloc;
+    for (int f = 0; f < 5; ++f) {
+      run.ch.pose = animated;
+      run.update(f % 2 ? &side : &ground);
+    }
+    CHECK(alloc.count() == 0);
+  }
+  const float shorten = run.report().feet.feet[0].shorten;
+  const float lean = run.report().feet.lean_deg;
+  for (float dt : {std::numeric_limits<float>::quiet_NaN(), 0.0f, -1.0f}) {
+    run.ch.pose = animated;
+    run.update(&side, dt);
+    CHECK(run.report().feet.feet[0].shorten == shorten);  // no time passed: nothing moves
+    CHECK(run.report().feet.lean_deg == Approx(lean).margin(1e-4));
+    for (const Transform& t : run.ch.pose.local) CHECK(is_finite(t));
+  }
+}

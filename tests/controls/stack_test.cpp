@@ -1,4 +1,4 @@
-// ControlStack rules (rule CS1-CS8, RG1-RG3) on the R15 rig.
+// ControlStack rules (rules CS1-CS10, RG1-RG3) on the R15 rig.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
