@@ -96,6 +96,29 @@ Status validate_clip(const Clip& clip) {
                                   "scale");
         !s)
       return s;
+    // Per-key easing (rule P5): none, or one known style and direction per key of a linear channel.
+    auto check_easing = [&](const std::vector<KeyEasing>& easing, size_t keys, Interpolation mode,
+                            const char* channel) -> Status {
+      if (easing.empty()) return Success{};
+      if (easing.size() != keys)
+        return make_error(track_label(clip, t) + ": " + channel + " has " + std::to_string(keys) + " keys but " +
+                          std::to_string(easing.size()) + " easings");
+      if (mode != Interpolation::kLinear)
+        return make_error(track_label(clip, t) + ": " + channel + " has per-key easing but is not linear");
+      for (size_t k = 0; k < easing.size(); ++k)
+        if (!is_easing_style(static_cast<int>(easing[k].style)) ||
+            !is_easing_direction(static_cast<int>(easing[k].direction)))
+          return make_error(track_label(clip, t) + ": " + channel + " key " + std::to_string(k) +
+                            " has an unknown easing style or direction");
+      return Success{};
+    };
+    if (Status s = check_easing(track.rotation_easing, track.rotations.size(), track.rotation_interpolation, "rotation");
+        !s)
+      return s;
+    if (Status s = check_easing(track.translation_easing, track.translations.size(), track.translation_interpolation,
+                                "translation");
+        !s)
+      return s;
   }
   return Success{};
 }

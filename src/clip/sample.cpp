@@ -231,6 +231,23 @@ void normalize_blends(Transform* local, const std::uint32_t* joint, size_t count
   return nlerp_or_slerp(a, b, s.alpha);
 }
 
+// The rotation of an eased segment (s.alpha > 0): the key's easing applied to the segment's
+// factor. Eased factors outside [0, 1] (Elastic) extrapolate along the same great circle.
+// Out of line: eased channels are the rare case.
+[[gnu::noinline]] glm::quat eased_rotation(const ClipTrack& track, const Segment& s) {
+  const glm::quat& a = track.rotations[s.index];
+  const float e = ease(track.rotation_easing[s.index], s.alpha);
+  if (e == 0.0f) return a;
+  if (e > 0.0f && e <= 1.0f) return nlerp_or_slerp(a, track.rotations[s.index + 1], e);
+  return slerp_shortest(a, track.rotations[s.index + 1], e);
+}
+
+[[gnu::noinline]] glm::vec3 eased_translation(const ClipTrack& track, const Segment& s) {
+  const glm::vec3& a = track.translations[s.index];
+  const float e = ease(track.translation_easing[s.index], s.alpha);
+  return e == 0.0f ? a : a + (track.translations[s.index + 1] - a) * e;
+}
+
 // Samples both channels into `out`, taking a missing channel from `fallback`. Returns
 // true when out.rotation is an nlerp blend still to be normalized (unit_blend). Hints in/out
 // are the channels' segment indexes (0 when unknown).
@@ -242,6 +259,8 @@ inline bool sample_channels(const ClipTrack& track, float t, const Transform& fa
     const glm::quat& a = track.rotations[s.index];
     if (!(s.alpha > 0.0f))
       out.rotation = a;
+    else if (track.rotation_easing.size() == track.rotations.size())
+      out.rotation = eased_rotation(track, s);
     else if (track.rotation_interpolation == Interpolation::kCubicSpline)
       out.rotation = cubic_rotation(track, s);
     else
@@ -252,8 +271,11 @@ inline bool sample_channels(const ClipTrack& track, float t, const Transform& fa
   if (!track.translations.empty() && track.translation_times.size() == track.translations.size()) {
     const Segment s =
         channel_segment(track.translation_times, track.translation_interpolation, t, pos_hint, cache);
-    out.position = blend_vec3(track.translation_times, track.translations, track.translation_interpolation,
-                              track.translation_in_tangents, track.translation_out_tangents, s);
+    if (s.alpha > 0.0f && track.translation_easing.size() == track.translations.size())
+      out.position = eased_translation(track, s);
+    else
+      out.position = blend_vec3(track.translation_times, track.translations, track.translation_interpolation,
+                                track.translation_in_tangents, track.translation_out_tangents, s);
   } else {
     out.position = fallback.position;
   }

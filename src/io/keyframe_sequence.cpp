@@ -29,10 +29,7 @@ constexpr PriorityName kPriorities[] = {
     {AnimationPriority::kCore, "Core"},
 };
 
-// Roblox Enum.PoseEasingStyle / PoseEasingDirection token values.
-constexpr int kEasingLinear = 0;
-constexpr int kEasingConstant = 1;
-constexpr int kEasingDirectionIn = 0;
+constexpr const char* kDefaultKeyframeName = "Keyframe";
 
 std::string number(float v) {
   if (v == 0.0f) v = 0.0f;  // no "-0"
@@ -55,6 +52,31 @@ class Writer {
     p.append_attribute("name") = name;
     p.text() = value.c_str();
   }
+  pugi::xml_node pose(pugi::xml_node parent, const std::string& name, const Transform& t, float weight,
+                      KeyEasing easing) {
+    pugi::xml_node p = item(parent, "Pose");
+    cframe(p, t);
+    prop(p, "token", "EasingDirection", std::to_string(static_cast<int>(easing.direction)));
+    prop(p, "token", "EasingStyle", std::to_string(static_cast<int>(easing.style)));
+    prop(p, "string", "Name", name);
+    prop(p, "float", "Weight", number(weight));
+    return p;
+  }
+  pugi::xml_node keyframe(pugi::xml_node seq, float time, const std::vector<ClipMarker>& markers) {
+    pugi::xml_node kf = item(seq, "Keyframe");
+    std::string name = kDefaultKeyframeName;
+    for (const ClipMarker& m : markers)
+      if (m.kind == ClipMarkerKind::kKeyframe && m.time == time) name = m.name;
+    prop(kf, "string", "Name", name);
+    prop(kf, "float", "Time", number(time));
+    for (const ClipMarker& m : markers) {
+      if (m.kind != ClipMarkerKind::kMarker || m.time != time) continue;
+      pugi::xml_node km = item(kf, "KeyframeMarker");
+      prop(km, "string", "Name", m.name);
+      prop(km, "string", "Value", m.value);
+    }
+    return kf;
+  }
   static void cframe(pugi::xml_node it, const Transform& t) {
     static constexpr const char* kKeys[12] = {"X", "Y", "Z", "R00", "R01", "R02", "R10", "R11", "R12", "R20", "R21", "R22"};
     pugi::xml_node p = it.child("Properties").append_child("CoordinateFrame");
@@ -67,7 +89,56 @@ class Writer {
   int next_ = 0;
 };
 
+pugi::xml_node begin_document(pugi::xml_document& doc, Writer& w, const std::string& name, bool loop,
+                              AnimationPriority priority) {
+  pugi::xml_node roblox = doc.append_child("roblox");
+  roblox.append_attribute("xmlns:xmime") = "http://www.w3.org/2005/05/xmlmime";
+  roblox.append_attribute("xmlns:xsi") = "http://www.w3.org/2001/XMLSchema-instance";
+  roblox.append_attribute("xsi:noNamespaceSchemaLocation") = "http://www.roblox.com/roblox.xsd";
+  roblox.append_attribute("version") = "4";
+  roblox.append_child("External").text() = "null";
+  roblox.append_child("External").text() = "nil";
+  pugi::xml_node seq = w.item(roblox, "KeyframeSequence");
+  Writer::prop(seq, "bool", "Loop", loop ? "true" : "false");
+  Writer::prop(seq, "string", "Name", name);
+  Writer::prop(seq, "token", "Priority", std::to_string(static_cast<int>(priority)));
+  return seq;
+}
+
+std::string save(const pugi::xml_document& doc) {
+  std::ostringstream out;
+  doc.save(out, "\t", pugi::format_default, pugi::encoding_utf8);
+  return out.str();
+}
+
+// The marker times no element of `times` (sorted) holds, sorted and unique.
+std::vector<float> extra_marker_times(const std::vector<ClipMarker>& markers, const std::vector<float>& times) {
+  std::vector<float> extra;
+  for (const ClipMarker& m : markers)
+    if (!std::binary_search(times.begin(), times.end(), m.time)) extra.push_back(m.time);
+  std::sort(extra.begin(), extra.end());
+  extra.erase(std::unique(extra.begin(), extra.end()), extra.end());
+  return extra;
+}
+
 }  // namespace
+
+TrackPriority to_track_priority(AnimationPriority priority) {
+  // TrackPriority's enumerators in rank order (anim/animator.hpp): kCore, kIdle, kMovement,
+  // kAction, kAction2, kAction3, kAction4. (animator.hpp is not included: it does not compile on
+  // its own yet, Animator::track_count needs its private Track.)
+  int rank = 3;
+  switch (priority) {
+    case AnimationPriority::kCore: rank = 0; break;
+    case AnimationPriority::kIdle: rank = 1; break;
+    case AnimationPriority::kMovement: rank = 2; break;
+    case AnimationPriority::kAction: rank = 3; break;
+    case AnimationPriority::kAction2: rank = 4; break;
+    case AnimationPriority::kAction3: rank = 5; break;
+    case AnimationPriority::kAction4: rank = 6; break;
+  }
+  return static_cast<TrackPriority>(rank);
+}
 
 const char* to_string(AnimationPriority priority) {
   for (const PriorityName& p : kPriorities)
@@ -81,9 +152,20 @@ std::optional<AnimationPriority> parse_animation_priority(std::string_view name)
   return std::nullopt;
 }
 
-std::string write_keyframe_sequence(const Rig& rig, std::span<const FrameRecord> frames,
-                                    const KeyframeSequenceOptions& options) {
+Result<std::string> write_keyframe_sequence(const Rig& rig, std::span<const FrameRecord> frames,
+                                            const KeyframeSequenceOptions& options) {
   const int n = rig.joint_count();
+  for (const FrameRecord& rec : frames) {
+    const std::string label = "KeyframeSequence export: frame " + std::to_string(rec.frame);
+    if (rec.local.size() != static_cast<size_t>(n))
+      return make_error(label + " has " + std::to_string(rec.local.size()) + " local transforms for " +
+                        std::to_string(n) + " joints");
+    if (!std::isfinite(rec.time) || rec.time < 0.0f)
+      return make_error(label + ": time " + number(rec.time) + " is not a finite number >= 0");
+  }
+  for (const ClipMarker& m : options.markers)
+    if (!std::isfinite(m.time) || m.time < 0.0f)
+      return make_error("KeyframeSequence export: marker '" + m.name + "' time is not a finite number >= 0");
   // The Pose tree: children of the root part (-1) and of each joint's child part, in layout
   // order. Joints not reached from the root part have no place in it.
   std::vector<std::vector<int>> children(static_cast<size_t>(n) + 1);
@@ -93,54 +175,36 @@ std::string write_keyframe_sequence(const Rig& rig, std::span<const FrameRecord>
   }
 
   pugi::xml_document doc;
-  pugi::xml_node roblox = doc.append_child("roblox");
-  roblox.append_attribute("xmlns:xmime") = "http://www.w3.org/2005/05/xmlmime";
-  roblox.append_attribute("xmlns:xsi") = "http://www.w3.org/2001/XMLSchema-instance";
-  roblox.append_attribute("xsi:noNamespaceSchemaLocation") = "http://www.roblox.com/roblox.xsd";
-  roblox.append_attribute("version") = "4";
-  roblox.append_child("External").text() = "null";
-  roblox.append_child("External").text() = "nil";
   Writer w;
-  pugi::xml_node seq = w.item(roblox, "KeyframeSequence");
-  Writer::prop(seq, "bool", "Loop", options.loop ? "true" : "false");
-  Writer::prop(seq, "string", "Name", options.name);
-  Writer::prop(seq, "token", "Priority", std::to_string(static_cast<int>(options.priority)));
-
+  const pugi::xml_node seq = begin_document(doc, w, options.name, options.loop, options.priority);
   const std::string root_name = rig.root_part() >= 0 ? rig.part(rig.root_part()).name : std::string("Root");
+  const KeyEasing linear{};
   for (const FrameRecord& rec : frames) {
-    if (rec.local.size() != static_cast<size_t>(n)) continue;
-    pugi::xml_node kf = w.item(seq, "Keyframe");
-    Writer::prop(kf, "string", "Name", "Keyframe");
-    Writer::prop(kf, "float", "Time", number(rec.time));
-    auto pose = [&](pugi::xml_node parent, const std::string& name, const Transform& t) {
-      pugi::xml_node p = w.item(parent, "Pose");
-      Writer::cframe(p, t);
-      Writer::prop(p, "token", "EasingDirection", std::to_string(kEasingDirectionIn));
-      Writer::prop(p, "token", "EasingStyle", std::to_string(kEasingLinear));
-      Writer::prop(p, "string", "Name", name);
-      Writer::prop(p, "float", "Weight", "1");
-      return p;
-    };
+    pugi::xml_node kf = w.keyframe(seq, rec.time, options.markers);
     // Depth-first over the part hierarchy; an explicit stack keeps deep rigs off the call stack.
     std::vector<std::pair<int, pugi::xml_node>> todo;  // (joint, parent pose)
-    pugi::xml_node root_pose = pose(kf, root_name, Transform::identity());
+    pugi::xml_node root_pose = w.pose(kf, root_name, Transform::identity(), 1.0f, linear);
     for (auto it = children[0].rbegin(); it != children[0].rend(); ++it) todo.emplace_back(*it, root_pose);
     while (!todo.empty()) {
       const auto [j, parent] = todo.back();
       todo.pop_back();
-      pugi::xml_node p = pose(parent, rig.child_name(j), rec.local[static_cast<size_t>(j)]);
+      pugi::xml_node p = w.pose(parent, rig.child_name(j), rec.local[static_cast<size_t>(j)], 1.0f, linear);
       const auto& kids = children[static_cast<size_t>(j) + 1];
       for (auto it = kids.rbegin(); it != kids.rend(); ++it) todo.emplace_back(*it, p);
     }
   }
-  std::ostringstream out;
-  doc.save(out, "\t", pugi::format_default, pugi::encoding_utf8);
-  return out.str();
+  std::vector<float> frame_times;
+  for (const FrameRecord& rec : frames) frame_times.push_back(rec.time);
+  std::sort(frame_times.begin(), frame_times.end());
+  for (float t : extra_marker_times(options.markers, frame_times)) w.keyframe(seq, t, options.markers);
+  return save(doc);
 }
 
 Status write_keyframe_sequence_file(const std::filesystem::path& path, const Rig& rig,
                                     std::span<const FrameRecord> frames, const KeyframeSequenceOptions& options) {
-  return detail::write_text_file(path, write_keyframe_sequence(rig, frames, options));
+  Result<std::string> text = write_keyframe_sequence(rig, frames, options);
+  if (!text) return make_error(path.string() + ": " + text.message());
+  return detail::write_text_file(path, text.value());
 }
 
 namespace {
@@ -148,7 +212,8 @@ namespace {
 struct RawKey {
   float time;
   Transform t;
-  int easing;
+  float weight;
+  KeyEasing easing;
 };
 
 struct RawTrack {
@@ -157,40 +222,91 @@ struct RawTrack {
   std::vector<RawKey> keys;
 };
 
+bool is_class(const pugi::xml_node& item, std::string_view cls) {
+  return std::string_view(item.attribute("class").value()) == cls;
+}
+
 int read_token(const pugi::xml_node& item, std::string_view name, const std::string& label, int fallback) {
   const pugi::xml_node p = detail::property(item, name);
   if (!p) return fallback;
   const std::string where = label + " " + std::string(name);
   const float v = detail::parse_number(p, where);
-  if (!std::isfinite(v) || v != std::floor(v)) throw LoadError{where, std::string("not an enum token: '") + p.child_value() + "'"};
+  if (!std::isfinite(v) || v != std::floor(v) || std::fabs(v) > 1e6f)
+    throw LoadError{where, std::string("not an enum token: '") + p.child_value() + "'"};
   return static_cast<int>(v);
 }
 
-void read_poses(const pugi::xml_node& parent, const std::string& parent_name, float time,
-                std::map<std::pair<std::string, std::string>, size_t>& index, std::vector<RawTrack>& tracks) {
-  for (pugi::xml_node item : parent.children("Item")) {
-    if (std::string_view(item.attribute("class").value()) != "Pose") continue;
-    const std::string label = detail::item_label(item);
-    const std::string name = detail::property(item, "Name").child_value();
-    if (name.empty()) throw LoadError{label, "Pose has no Name"};
-    float weight = 1.0f;
-    if (pugi::xml_node wn = detail::property(item, "Weight")) weight = detail::parse_number(wn, label + " Weight");
-    if (!std::isfinite(weight) || weight < 0.0f) throw LoadError{label + " Weight", "must be a finite number >= 0"};
-    const Transform t = detail::read_cframe(item, "CFrame", label);
-    const int easing = read_token(item, "EasingStyle", label, kEasingLinear);
-    if (weight > 0.0f) {  // a Weight 0 pose leaves its joint alone at this keyframe
-      auto [it, added] = index.try_emplace({parent_name, name}, tracks.size());
-      if (added) tracks.push_back(RawTrack{name, parent_name, {}});
-      tracks[it->second].keys.push_back(RawKey{time, t, easing});
-    }
-    read_poses(item, name, time, index, tracks);
-  }
+KeyEasing read_easing(const pugi::xml_node& item, const std::string& label) {
+  const int style = read_token(item, "EasingStyle", label, 0);
+  if (!is_easing_style(style))
+    throw LoadError{label + " EasingStyle", "unknown PoseEasingStyle token " + std::to_string(style)};
+  const int direction = read_token(item, "EasingDirection", label, 0);
+  if (!is_easing_direction(direction))
+    throw LoadError{label + " EasingDirection", "unknown PoseEasingDirection token " + std::to_string(direction)};
+  return KeyEasing{static_cast<EasingStyle>(style), static_cast<EasingDirection>(direction)};
 }
 
+// The Pose tree and the keys of every Pose below a top-level one, for one Keyframe. Visits the
+// Poses in document order (pre-order, as a recursion would) with an explicit stack: the input
+// decides the nesting depth, so recursion could overflow the stack (rule RG5).
+struct PoseReader {
+  std::map<std::pair<std::string, std::string>, size_t> track_index;  // (parent name, name)
+  std::vector<RawTrack> tracks;
+  std::map<std::pair<int, std::string>, int> pose_index;  // (parent pose, name)
+  std::vector<KeyframeSequencePose> poses;
+
+  int pose_node(int parent, const std::string& name) {
+    auto [it, added] = pose_index.try_emplace({parent, name}, static_cast<int>(poses.size()));
+    if (added) poses.push_back(KeyframeSequencePose{name, parent, -1});
+    return it->second;
+  }
+
+  void read(const pugi::xml_node& top, int top_pose, const std::string& top_name, float time) {
+    struct Level {
+      pugi::xml_node next;  // the next <Item> sibling to visit at this level
+      int parent_pose;
+      std::string parent_name;
+    };
+    std::vector<Level> stack;
+    if (pugi::xml_node first = top.child("Item")) stack.push_back(Level{first, top_pose, top_name});
+    while (!stack.empty()) {
+      Level& level = stack.back();
+      const pugi::xml_node item = level.next;
+      const int parent_pose = level.parent_pose;
+      std::string parent_name = level.parent_name;
+      if (pugi::xml_node next = item.next_sibling("Item")) level.next = next;
+      else stack.pop_back();  // `level` is gone from here on
+      if (!is_class(item, "Pose")) continue;  // e.g. the FaceControls Folder: not a joint
+      const std::string label = detail::item_label(item);
+      const std::string name = detail::property(item, "Name").child_value();
+      if (name.empty()) throw LoadError{label, "Pose has no Name"};
+      float weight = 1.0f;
+      if (pugi::xml_node wn = detail::property(item, "Weight")) weight = detail::parse_number(wn, label + " Weight");
+      if (!std::isfinite(weight) || weight < 0.0f) throw LoadError{label + " Weight", "must be a finite number >= 0"};
+      const Transform t = detail::read_cframe(item, "CFrame", label);
+      const KeyEasing easing = read_easing(item, label);
+      const int pose = pose_node(parent_pose, name);
+      if (weight > 0.0f) {  // a Weight 0 pose leaves its joint alone at this keyframe
+        auto [it, added] = track_index.try_emplace({parent_name, name}, tracks.size());
+        if (added) tracks.push_back(RawTrack{name, std::move(parent_name), {}});
+        tracks[it->second].keys.push_back(RawKey{time, t, weight, easing});
+        if (poses[static_cast<size_t>(pose)].track < 0) poses[static_cast<size_t>(pose)].track = static_cast<int>(it->second);
+      }
+      if (pugi::xml_node child = item.child("Item")) stack.push_back(Level{child, pose, name});
+    }
+  }
+};
+
+// The first KeyframeSequence <Item> below `node` in document order, without recursion.
 pugi::xml_node find_sequence(const pugi::xml_node& node) {
-  for (pugi::xml_node item : node.children("Item")) {
-    if (std::string_view(item.attribute("class").value()) == "KeyframeSequence") return item;
-    if (pugi::xml_node inner = find_sequence(item)) return inner;
+  std::vector<pugi::xml_node> stack;
+  if (pugi::xml_node first = node.child("Item")) stack.push_back(first);
+  while (!stack.empty()) {
+    const pugi::xml_node item = stack.back();
+    if (pugi::xml_node next = item.next_sibling("Item")) stack.back() = next;
+    else stack.pop_back();
+    if (is_class(item, "KeyframeSequence")) return item;
+    if (pugi::xml_node child = item.child("Item")) stack.push_back(child);
   }
   return {};
 }
@@ -225,7 +341,7 @@ Result<KeyframeSequenceClip> parse_keyframe_sequence(std::string_view text, std:
     // Keyframes in time order (the file may list them in any order).
     std::vector<std::pair<float, pugi::xml_node>> keyframes;
     for (pugi::xml_node item : seq.children("Item")) {
-      if (std::string_view(item.attribute("class").value()) != "Keyframe") continue;
+      if (!is_class(item, "Keyframe")) continue;
       const std::string label = detail::item_label(item);
       const pugi::xml_node tn = detail::property(item, "Time");
       if (!tn) throw LoadError{label, "missing property Time"};
@@ -237,41 +353,58 @@ Result<KeyframeSequenceClip> parse_keyframe_sequence(std::string_view text, std:
     std::stable_sort(keyframes.begin(), keyframes.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
 
-    std::map<std::pair<std::string, std::string>, size_t> index;
-    std::vector<RawTrack> tracks;
+    PoseReader reader;
     for (const auto& [time, kf] : keyframes) {
+      // Markers: a named Keyframe, then its KeyframeMarkers, in file order.
+      const std::string kf_name = detail::property(kf, "Name").child_value();
+      if (!kf_name.empty() && kf_name != kDefaultKeyframeName)
+        out.clip.markers.push_back(ClipMarker{time, kf_name, "", ClipMarkerKind::kKeyframe});
+      for (pugi::xml_node item : kf.children("Item")) {
+        if (!is_class(item, "KeyframeMarker")) continue;
+        out.clip.markers.push_back(ClipMarker{time, detail::property(item, "Name").child_value(),
+                                              detail::property(item, "Value").child_value(), ClipMarkerKind::kMarker});
+      }
       for (pugi::xml_node top : kf.children("Item")) {  // top-level Poses: the root part
-        if (std::string_view(top.attribute("class").value()) != "Pose") continue;
+        if (!is_class(top, "Pose")) continue;
         const std::string label = detail::item_label(top);
         const std::string name = detail::property(top, "Name").child_value();
         if (name.empty()) throw LoadError{label, "Pose has no Name"};
         detail::read_cframe(top, "CFrame", label);  // checked, not used
         if (out.root_part.empty()) out.root_part = name;
-        read_poses(top, name, time, index, tracks);
+        reader.read(top, reader.pose_node(-1, name), name, time);
       }
     }
     out.clip.duration = keyframes.back().first;
 
     // A name under two different parents is qualified as "Parent/Child" (rule R6).
     std::map<std::string, int> name_count;
-    for (const RawTrack& t : tracks) ++name_count[t.name];
-    for (RawTrack& raw : tracks) {
+    for (const RawTrack& t : reader.tracks) ++name_count[t.name];
+    for (RawTrack& raw : reader.tracks) {
       ClipTrack track;
+      KeyframeSequenceKeys keys;
       track.name = name_count[raw.name] > 1 ? raw.parent_name + "/" + raw.name : raw.name;
-      bool all_constant = true;
+      bool all_constant = true, all_linear = true;
       for (const RawKey& k : raw.keys) {
         track.rotation_times.push_back(k.time);
         track.rotations.push_back(k.t.rotation);
         track.translation_times.push_back(k.time);
         track.translations.push_back(k.t.position);
-        all_constant = all_constant && k.easing == kEasingConstant;
+        keys.weights.push_back(k.weight);
+        keys.easing.push_back(k.easing);
+        all_constant = all_constant && k.easing.style == EasingStyle::kConstant;
+        all_linear = all_linear && k.easing.style == EasingStyle::kLinear;
       }
       if (all_constant) {
         track.rotation_interpolation = Interpolation::kStep;
         track.translation_interpolation = Interpolation::kStep;
+      } else if (!all_linear) {  // rule P5: the easing of the key that starts each segment
+        track.rotation_easing = keys.easing;
+        track.translation_easing = keys.easing;
       }
       out.clip.tracks.push_back(std::move(track));
+      out.keys.push_back(std::move(keys));
     }
+    out.poses = std::move(reader.poses);
     return out;
   } catch (const LoadError& e) {
     return detail::to_error(file_label, e);
@@ -285,6 +418,73 @@ Result<KeyframeSequenceClip> read_keyframe_sequence_file(const std::filesystem::
   } catch (const LoadError& e) {
     return detail::to_error(path.string(), e);
   }
+}
+
+Result<std::string> write_keyframe_sequence(const KeyframeSequenceClip& sequence) {
+  const Clip& clip = sequence.clip;
+  const std::string where = "KeyframeSequence export '" + clip.name + "'";
+  if (sequence.keys.size() != clip.tracks.size())
+    return make_error(where + ": " + std::to_string(sequence.keys.size()) + " key records for " +
+                      std::to_string(clip.tracks.size()) + " tracks");
+  std::vector<float> times;
+  for (size_t i = 0; i < clip.tracks.size(); ++i) {
+    const ClipTrack& t = clip.tracks[i];
+    const KeyframeSequenceKeys& k = sequence.keys[i];
+    const size_t n = t.rotation_times.size();
+    if (t.rotations.size() != n || t.translation_times != t.rotation_times || t.translations.size() != n ||
+        k.weights.size() != n || k.easing.size() != n)
+      return make_error(where + ": track '" + t.name + "' has rotation, translation, weight and easing key counts "
+                        "or times that differ");
+    times.insert(times.end(), t.rotation_times.begin(), t.rotation_times.end());
+  }
+  for (size_t p = 0; p < sequence.poses.size(); ++p) {
+    const KeyframeSequencePose& pose = sequence.poses[p];
+    if (pose.parent >= static_cast<int>(p) || pose.parent < -1 ||
+        pose.track >= static_cast<int>(clip.tracks.size()) || pose.track < -1)
+      return make_error(where + ": Pose #" + std::to_string(p) + " '" + pose.name + "' has a bad parent or track index");
+  }
+  for (float t : times)
+    if (!std::isfinite(t) || t < 0.0f) return make_error(where + ": a key time is not a finite number >= 0");
+  times.push_back(std::isfinite(clip.duration) && clip.duration > 0.0f ? clip.duration : 0.0f);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  for (float t : extra_marker_times(clip.markers, times)) times.push_back(t);
+  std::sort(times.begin(), times.end());
+
+  std::vector<std::vector<int>> children(sequence.poses.size() + 1);  // [0]: top-level Poses
+  for (size_t p = 0; p < sequence.poses.size(); ++p)
+    children[static_cast<size_t>(sequence.poses[p].parent + 1)].push_back(static_cast<int>(p));
+
+  pugi::xml_document doc;
+  Writer w;
+  const pugi::xml_node seq = begin_document(doc, w, clip.name, sequence.loop, sequence.priority);
+  std::vector<std::pair<int, pugi::xml_node>> todo;  // (pose, parent element)
+  for (float time : times) {
+    pugi::xml_node kf = w.keyframe(seq, time, clip.markers);
+    for (auto it = children[0].rbegin(); it != children[0].rend(); ++it) todo.emplace_back(*it, kf);
+    while (!todo.empty()) {  // depth-first with an explicit stack: the tree may be deep
+      const auto [p, parent] = todo.back();
+      todo.pop_back();
+      const KeyframeSequencePose& pose = sequence.poses[static_cast<size_t>(p)];
+      Transform value = Transform::identity();
+      float weight = pose.parent < 0 ? 1.0f : 0.0f;  // untracked or unkeyed here: Weight 0
+      KeyEasing easing{};
+      if (pose.track >= 0) {
+        const ClipTrack& track = clip.tracks[static_cast<size_t>(pose.track)];
+        const auto key = std::lower_bound(track.rotation_times.begin(), track.rotation_times.end(), time);
+        if (key != track.rotation_times.end() && *key == time) {
+          const auto k = static_cast<size_t>(key - track.rotation_times.begin());
+          value = Transform{track.rotations[k], track.translations[k]};
+          weight = sequence.keys[static_cast<size_t>(pose.track)].weights[k];
+          easing = sequence.keys[static_cast<size_t>(pose.track)].easing[k];
+        }
+      }
+      pugi::xml_node element = w.pose(parent, pose.name, value, weight, easing);
+      const auto& kids = children[static_cast<size_t>(p) + 1];
+      for (auto it = kids.rbegin(); it != kids.rend(); ++it) todo.emplace_back(*it, element);
+    }
+  }
+  return save(doc);
 }
 
 }  // namespace asterune::io

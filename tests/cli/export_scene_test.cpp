@@ -300,17 +300,25 @@ TEST_CASE("svg and out files use the rig's own root part, where the scene's root
     CHECK(doc.select_node("//text[.='root: Base']"));
   }
 
-  SECTION("--out FILE.rbxmx: every Keyframe's top-level Pose is Base") {
+  SECTION("--out FILE.rbxmx: every Keyframe's top-level Pose is Base, its CFrame identity (rule F5)") {
     const std::filesystem::path path = tmp / "based.rbxmx";
     cli::write_out_file(path.string(), run, recs, {});
     pugi::xml_document doc;
     REQUIRE(doc.load_file(path.c_str()));
     const pugi::xpath_node_set keyframes = doc.select_nodes("/roblox/Item[@class='KeyframeSequence']/Item[@class='Keyframe']");
     REQUIRE(keyframes.size() == recs.size());
+    REQUIRE(glm::length(recs.front().root.position - recs.back().root.position) > 0.1f);  // Base travels
     for (const pugi::xpath_node& kf : keyframes) {
       const pugi::xpath_node_set top = kf.node().select_nodes("Item[@class='Pose']");
       REQUIRE(top.size() == 1);
       CHECK(std::string(top.first().node().select_node("Properties/string[@name='Name']").node().child_value()) == "Base");
+      // Roblox ignores the root part's Pose (no Motor6D has it as Part1): identity, though the
+      // root path moves Base from frame to frame.
+      const pugi::xml_node cf = top.first().node().select_node("Properties/CoordinateFrame[@name='CFrame']").node();
+      REQUIRE(cf);
+      const char* keys[12] = {"X", "Y", "Z", "R00", "R01", "R02", "R10", "R11", "R12", "R20", "R21", "R22"};
+      const float identity[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+      for (int i = 0; i < 12; ++i) CHECK(cf.child(keys[i]).text().as_float() == identity[i]);
       CHECK(top.first().node().select_node(
           "Item[@class='Pose'][Properties/string[@name='Name']='Body']/Item[@class='Pose'][Properties/string[@name='Name']='HumanoidRootPart']"));
     }

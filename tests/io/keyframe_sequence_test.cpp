@@ -104,7 +104,9 @@ TEST_CASE("KeyframeSequence out: keyframes, pose tree from the root part, CFrame
   opt.name = "Wave";
   opt.loop = true;
   opt.priority = io::AnimationPriority::kMovement;
-  const std::string text = io::write_keyframe_sequence(rig, frames, opt);
+  auto written = io::write_keyframe_sequence(rig, frames, opt);
+  REQUIRE(written);
+  const std::string text = written.value();
 
   pugi::xml_document doc;
   REQUIRE(doc.load_string(text.c_str()));
@@ -149,7 +151,9 @@ TEST_CASE("KeyframeSequence out: keyframes, pose tree from the root part, CFrame
 TEST_CASE("KeyframeSequence round trip: export, import as a clip, every T within 1e-5", "[io][rbxmx]") {
   const Rig rig = r15();
   const std::vector<io::FrameRecord> frames = test_frames(rig, 12, 1.0f / 30.0f);
-  const std::string text = io::write_keyframe_sequence(rig, frames, {});
+  auto written = io::write_keyframe_sequence(rig, frames, {});
+  REQUIRE(written);
+  const std::string text = written.value();
   auto read = io::parse_keyframe_sequence(text, "roundtrip.rbxmx");
   REQUIRE(read);
   const Clip& clip = read.value().clip;

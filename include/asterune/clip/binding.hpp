@@ -56,7 +56,8 @@ class ClipBinding {
 
 /// Checks a clip's keys (setup time, so sampling needs no checks): every track's key counts
 /// match their time counts, times are finite and non-decreasing, values are finite and
-/// rotations unit length within 1e-3. Fails naming the clip, the track and the reason.
+/// rotations unit length within 1e-3, per-key easing is empty or one known style and direction
+/// per key of a kLinear channel (rule P5). Fails naming the clip, the track and the reason.
 Status validate_clip(const Clip& clip);
 
 /// Generic constructor used by the binders below (and by other modules that compute their own

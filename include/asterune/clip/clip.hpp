@@ -9,6 +9,8 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
 
+#include "asterune/clip/easing.hpp"
+
 namespace asterune {
 
 /// How a channel moves between two keys. kLinear: slerp (shortest arc) for rotations, lerp
@@ -39,6 +41,12 @@ struct ClipTrack {
   std::vector<glm::vec3> scales;
   Interpolation scale_interpolation = Interpolation::kLinear;
   std::vector<glm::vec3> scale_in_tangents, scale_out_tangents;
+  // Per-key easing (Roblox Pose EasingStyle / EasingDirection, rule P5): empty, or one per key
+  // of the channel; entry i eases the segment from key i to key i + 1 (the key at the segment's
+  // START, as Roblox does). Empty: the channel's Interpolation alone, as for glTF and BVH clips.
+  // With easing the channel's Interpolation must be kLinear (validate_clip).
+  std::vector<KeyEasing> rotation_easing;
+  std::vector<KeyEasing> translation_easing;
 };
 
 /// A named moment of a clip that playback reports when it crosses it (rule AN7): a Roblox

@@ -12,6 +12,9 @@
 // slerped: the result is within kNlerpMaxError (1.8e-4 rad) of true slerp (math/transform.hpp,
 // nlerp_or_slerp). Before a channel's first key it holds the first
 // key; after the last key it holds the last (no wrap between last and first key).
+// Per-key easing (ClipTrack::rotation_easing / translation_easing, rule P5): the blend factor
+// of a segment goes through ease() of the key at the segment's start (clip/easing.hpp); an
+// eased factor outside [0, 1] (Elastic) extends the slerp arc / lerp line past a key.
 // Coverage: 1 for a joint whose track has at least one key; 0 for a joint with no track (or an
 // empty track), which receives binding.defaults()[j]. A track missing one channel takes that
 // channel from the default (e.g. a rotation-only BVH joint keeps its rest OFFSET).
