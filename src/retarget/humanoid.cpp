@@ -302,7 +302,7 @@ RetargetPlan plan_retarget(const SourceSkeleton& source, const RoleMap& src, con
   for (int r = 0; r < kRoleCount; ++r) {
     const Role role = static_cast<Role>(r);
     if (role == Role::kSpine || role == Role::kChest || role == Role::kUpperChest) continue;
-    if (src.has(role) && tgt.has(role)) plan.mapped.push_back({role, tgt[role], src[role]});
+    if (src.has(role) && tgt.has(role)) plan.mapped.push_back({role, tgt[role], src[role], src.origin[static_cast<size_t>(r)]});
   }
   std::vector<Role> ts, ss;
   for (Role r : torso) {
@@ -312,7 +312,7 @@ RetargetPlan plan_retarget(const SourceSkeleton& source, const RoleMap& src, con
   for (size_t i = 0; i < std::min(ts.size(), ss.size()); ++i) {
     const Role t = ts[ts.size() - 1 - i];
     const Role s = ss[ss.size() - 1 - i];
-    plan.mapped.push_back({t, tgt[t], src[s]});
+    plan.mapped.push_back({t, tgt[t], src[s], src.origin[static_cast<size_t>(s)]});
   }
   std::sort(plan.mapped.begin(), plan.mapped.end(),
             [](const RolePair& a, const RolePair& b) { return static_cast<int>(a.role) < static_cast<int>(b.role); });

@@ -26,6 +26,15 @@ if(NOT RC EQUAL 0 OR NOT ERR MATCHES "^asterune-solve: note: .*r6.rbxmx: its Pos
   fail("R6 KeyframeSequence on R15: exit ${RC}, stderr ${ERR}")
 endif()
 
+# And the other way: an R15 KeyframeSequence on R6.
+run(--rig builtin:r15 --clip tests/data/bvh/cmu_49_04_run_leap.bvh --frames 20 --dt 0.05 --out "${TMP}/r15.rbxmx")
+require_ok("R15 --out")
+run(--rig builtin:r6 --clip "${TMP}/r15.rbxmx" --frame 10)
+if(NOT RC EQUAL 0 OR NOT ERR MATCHES "^asterune-solve: note: .*r15.rbxmx: its Pose names are those of builtin:r15"
+   OR NOT OUT MATCHES "retargeted \\(6 of 6 joints mapped\\)")
+  fail("R15 KeyframeSequence on R6: exit ${RC}, stderr ${ERR}")
+endif()
+
 # A partly matching KeyframeSequence plays what matches and lists what it ignored.
 file(READ "${TMP}/r6.rbxmx" seq)
 string(REPLACE "<string name=\"Name\">Left Arm</string>" "<string name=\"Name\">Tail</string>" seq "${seq}")

@@ -145,6 +145,9 @@ TEST_CASE("a CMU clip with meaningless joint names retargets by structure like t
   CHECK(roles.value().scheme.empty());
   CHECK(roles.value().origin[static_cast<size_t>(Role::kLeftUpperArm)] == RoleOrigin::kStructure);
   CHECK(describe_roles(roles.value()).find("(structure)") != std::string::npos);
+  const RetargetPlan plan = plan_retarget(renamed.value().skeleton, roles.value(), rig, rig_roles(rig).value());
+  CHECK(plan.mapped.size() == 15);
+  for (const RolePair& p : plan.mapped) CHECK(p.source_origin == RoleOrigin::kStructure);
 
   AutoProfileOptions opt;
   opt.auto_scale = true;

@@ -87,6 +87,7 @@ struct RolePair {
   Role role;           // the target's role
   std::string target;  // target joint lookup name
   std::string source;  // source joint name
+  RoleOrigin source_origin = RoleOrigin::kNone;  // how the source joint's role was found (rule RT11)
 };
 
 /// What maps across: pairs by role, and the joints left out on each side.
