@@ -1,6 +1,7 @@
 #include "animation_source.hpp"
 
 #include <algorithm>
+#include <iostream>
 
 #include "asterune/rig/rig.hpp"
 
@@ -23,21 +24,18 @@ AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, co
   if (!loaded) throw CliError(loaded.message());
   clip_ = std::move(loaded).value();
   wrap_ = animation.loop ? WrapMode::kLoop : WrapMode::kClamp;
-  if (clip_.native_only) {
-    // A KeyframeSequence names parts directly and has no skeleton to retarget from. Like
-    // Roblox's Animator, Poses naming no joint of this rig are ignored.
-    std::erase_if(clip_.clip.tracks, [&](const ClipTrack& t) { return !rig.find_joint(t.name).found(); });
-    if (clip_.clip.tracks.empty())
-      throw CliError(animation.clip.string() + ": no Pose names a joint of rig '" + rig.name() +
-                     "' (a KeyframeSequence plays natively only: its Pose names must be the rig's part names)");
-  }
+  // A KeyframeSequence from another Roblox rig retargets from it, or plays what matches; a
+  // skeleton source gets its reference pose and origin. What changed goes to stderr.
+  auto notes = io::prepare_scene_source(clip_, animation.retarget, rig, animation.clip.string());
+  if (!notes) throw CliError(notes.message());
+  for (const std::string& note : notes.value()) std::cerr << "asterune-solve: note: " << note << "\n";
   // Native binding first (rule P3); the profile is only built when the names do not bind.
   if (clip_binds_natively(clip_.clip, rig)) {
     auto b = build_animation_binding(clip_.clip, rig, nullptr, nullptr);
     if (!b) throw CliError(animation.clip.string() + ": " + b.message());
     binding_ = std::move(b).value();
   } else {
-    auto profile = io::build_scene_profile(animation.retarget, clip_.skeleton, rig, clip_.rest_on_ground);
+    auto profile = io::build_scene_profile(animation.retarget, clip_.skeleton, rig, clip_.rest_on_ground, &roles_);
     if (!profile) throw CliError(animation.clip.string() + ": " + profile.message());
     auto b = build_animation_binding(clip_.clip, rig, &clip_.skeleton, &profile.value());
     if (!b) throw CliError(animation.clip.string() + ": " + b.message());
@@ -77,11 +75,11 @@ std::string AnimationPoseSource::description() const {
     for (const ClipTrack& t : baked_->tracks) keys += t.rotation_times.size();
     return "retargeted (" + std::to_string(mapped_) + " of " + std::to_string(rig_.joint_count()) +
            " joints mapped), baked once into '" + baked_->name + "' (" + std::to_string(baked_->tracks.size()) +
-           " tracks, " + std::to_string(keys) + " rotation keys) and played natively";
+           " tracks, " + std::to_string(keys) + " rotation keys) and played natively; source roles: " + roles_;
   }
   if (binding_.mode == AnimationMode::kNative) return "native";
   return "retargeted (" + std::to_string(binding_.retarget->mapped_count()) + " of " +
-         std::to_string(rig_.joint_count()) + " joints mapped)";
+         std::to_string(rig_.joint_count()) + " joints mapped); source roles: " + roles_;
 }
 
 }  // namespace asterune::cli

@@ -38,6 +38,7 @@ class AnimationPoseSource final : public PoseSource {
   io::SourceClip clip_;
   std::shared_ptr<const Clip> baked_;  // --bake: the clip that is played instead of clip_.clip
   int mapped_ = 0;                     // retargeted joints (kept for the description when baked)
+  std::string roles_;                  // describe_roles() of the source roles (rule RT11)
   AnimationBinding binding_;
   AnimationContext context_;
   WrapMode wrap_ = WrapMode::kLoop;

@@ -4,12 +4,16 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <system_error>
 
 #include "asterune/io/bvh.hpp"
 #include "asterune/io/gltf.hpp"
 #include "asterune/io/keyframe_sequence.hpp"
+#include "asterune/clip/binding.hpp"
 #include "asterune/retarget/humanoid.hpp"
+#include "asterune/retarget/rig_source.hpp"
+#include "asterune/rig/builtin.hpp"
 #include "asterune/rig/rig.hpp"
 #include "scene_blocks.hpp"
 
@@ -30,7 +34,7 @@ void read_scene_animation(const Json& value, const std::string& pointer, const S
   if (const Json* r = find_member(value, "retarget")) {
     const std::string rp = pointer + "/retarget";
     require_object(*r, rp);
-    check_keys(*r, rp, {"map", "rest_matching", "translation", "scale", "facing", "units"});
+    check_keys(*r, rp, {"map", "rest_matching", "translation", "scale", "facing", "units", "rest", "origin"});
     SceneRetarget& rt = a.retarget;
     if (const Json* map = find_member(*r, "map")) {
       if (map->is_string()) {
@@ -70,6 +74,29 @@ void read_scene_animation(const Json& value, const std::string& pointer, const S
         if (!n) fail(rp + "/facing", "is a zero quaternion");
         rt.facing = *n;
       }
+    }
+    if (const Json* v = find_member(*r, "rest")) {  // rule RT13
+      const char* what = "must be \"auto\", \"rest\" or {\"frame\": N}";
+      if (v->is_string()) {
+        const std::string m = v->get<std::string>();
+        if (m == "auto") rt.rest = SourceRestMode::kAuto;
+        else if (m == "rest") rt.rest = SourceRestMode::kRest;
+        else fail(rp + "/rest", what);
+      } else {
+        require_object(*v, rp + "/rest");
+        check_keys(*v, rp + "/rest", {"frame"});
+        const Json& f = require_member(*v, rp + "/rest", "frame");
+        if (!f.is_number_integer() || f.get<long long>() < 0 || f.get<long long>() > 100000000)
+          fail(rp + "/rest/frame", "must be a frame index (an integer >= 0)");
+        rt.rest = SourceRestMode::kFrame;
+        rt.rest_frame = static_cast<int>(f.get<long long>());
+      }
+    }
+    if (const Json* v = find_member(*r, "origin")) {  // rule RT14
+      const std::string m = v->is_string() ? v->get<std::string>() : std::string();
+      if (m == "clip") rt.origin = SourceOrigin::kClip;
+      else if (m == "first_frame") rt.origin = SourceOrigin::kFirstFrame;
+      else fail(rp + "/origin", "must be \"clip\" or \"first_frame\"");
     }
     if (const Json* v = find_member(*r, "units")) {
       const float u = read_float(*v, rp + "/units");
@@ -124,8 +151,84 @@ Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::opti
   return out;
 }
 
+namespace {
+// Role -> source joint for every mapped target joint that has a role on the rig.
+std::map<std::string, std::string> roles_from_map(const SceneRetarget& rt, const SourceSkeleton& source, const Rig& rig,
+                                                  const RoleMap& target_roles) {
+  std::map<std::string, std::string> out;
+  for (const auto& [target, src] : rt.map) {
+    const JointLookup t = rig.find_joint(target);
+    if (!t.found() || source.find(src) < 0) continue;  // build_retarget_binding names the bad entry
+    for (int r = 0; r < kRoleCount; ++r) {
+      const std::string& joint = target_roles.joint[static_cast<size_t>(r)];
+      if (!joint.empty() && rig.find_joint(joint).index == t.index) out[role_name(static_cast<Role>(r))] = src;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+Result<std::vector<std::string>> prepare_scene_source(SourceClip& clip, const SceneRetarget& rt, const Rig& rig,
+                                                      const std::string& label) {
+  std::vector<std::string> notes;
+  if (clip_binds_natively(clip.clip, rig)) return notes;  // rule P3
+  if (clip.native_only) {
+    // Rule RT15: a KeyframeSequence made on another Roblox rig retargets from that rig.
+    int here = 0;
+    for (const ClipTrack& t : clip.clip.tracks) here += rig.find_joint(t.name).found() ? 1 : 0;
+    for (const char* name : {"r15", "r6"}) {
+      auto other = build_rig(*builtin_rig_desc(name));
+      if (!other || other.value().signature() == rig.signature()) continue;
+      int there = 0;
+      for (const ClipTrack& t : clip.clip.tracks) there += other.value().find_joint(t.name).found() ? 1 : 0;
+      if (there <= here || there < 2) continue;
+      clip.skeleton = source_skeleton_from_rig(other.value());
+      add_part_end_sites(other.value(), clip.skeleton);
+      clip.skeleton.name = std::string("builtin:") + name;
+      const size_t before = clip.clip.tracks.size();
+      clip.clip = clip_as_rig_source(clip.clip, other.value());
+      clip.native_only = false;
+      notes.push_back(label + ": its Pose names are those of builtin:" + name + " (" + std::to_string(there) + " of " +
+                      std::to_string(before) + "); retargeted from that rig");
+      break;
+    }
+    if (clip.native_only) {
+      // Like Roblox's Animator: Poses naming no joint of this rig are ignored, and said so.
+      std::vector<std::string> ignored;
+      std::erase_if(clip.clip.tracks, [&](const ClipTrack& t) {
+        if (rig.find_joint(t.name).found()) return false;
+        ignored.push_back(t.name);
+        return true;
+      });
+      if (clip.clip.tracks.empty())
+        return make_error(label + ": no Pose names a joint of rig '" + rig.name() +
+                          "' and the names are not those of another known rig (builtin:r6, builtin:r15)");
+      std::string list;
+      for (const auto& n : ignored) list += (list.empty() ? "" : ", ") + n;
+      notes.push_back(label + ": " + std::to_string(ignored.size()) + " of " +
+                      std::to_string(ignored.size() + clip.clip.tracks.size()) +
+                      " tracks name no joint of rig '" + rig.name() + "' and are ignored: " + list);
+      return notes;
+    }
+  }
+  SourceRestOptions options;
+  options.mode = rt.rest;
+  options.frame = rt.rest_frame;
+  options.origin = rt.origin;
+  if (!rt.auto_map) {
+    auto tr = rig_roles(rig);
+    if (!tr) return tr.error();
+    options.role_overrides = roles_from_map(rt, clip.skeleton, rig, tr.value());
+  }
+  auto prepared = prepare_source(clip.skeleton, clip.clip, options);
+  if (!prepared) return make_error(label + ": " + prepared.message());
+  clip.skeleton = std::move(prepared.value().skeleton);
+  for (auto& n : prepared.value().notes) notes.push_back(label + ": " + n);
+  return notes;
+}
+
 Result<RetargetProfile> build_scene_profile(const SceneRetarget& rt, const SourceSkeleton& source, const Rig& rig,
-                                           bool rest_on_ground) {
+                                           bool rest_on_ground, std::string* roles_note) {
   AutoProfileOptions opt;
   opt.rest_on_ground = rest_on_ground;
   opt.rest_matching = rt.rest_matching;
@@ -145,10 +248,13 @@ Result<RetargetProfile> build_scene_profile(const SceneRetarget& rt, const Sourc
     p.scale = rt.scale;
     p.auto_scale = rt.auto_scale;
     p.rest_on_ground = rest_on_ground;
-    auto sr = source_roles(source);
     auto tr = rig_roles(rig);
-    if (!sr) return sr.error();
     if (!tr) return tr.error();
+    // Rule RT12: the map gives the source its roles (the target joint's role), laid over the
+    // names and the structure, so facing and scale "auto" need nothing else.
+    opt.source_overrides = roles_from_map(rt, source, rig, tr.value());
+    auto sr = source_roles(source, opt.source_overrides);
+    if (!sr) return sr.error();
     if (!rt.facing) {
       auto f = auto_facing(source, sr.value(), rig, tr.value());
       if (!f) return f.error();
@@ -163,6 +269,10 @@ Result<RetargetProfile> build_scene_profile(const SceneRetarget& rt, const Sourc
     }
   }
   if (rt.facing) p.facing = *rt.facing;
+  if (roles_note) {
+    auto roles = source_roles(source, opt.source_overrides);
+    if (roles) *roles_note = describe_roles(roles.value());
+  }
   return p;
 }
 

@@ -122,6 +122,7 @@ int apply_scheme(const Scheme* scheme, std::span<const std::string> names, RoleM
                              [&](const std::string& n) { return (scheme ? normalize(n) : squash(n)) == want; });
       if (it != names.end()) {
         out.joint[static_cast<size_t>(r)] = *it;
+        out.origin[static_cast<size_t>(r)] = RoleOrigin::kName;
         ++matched;
         break;
       }
@@ -235,14 +236,45 @@ RoleMap detect_roles(std::span<const std::string> joint_names) {
   return best;
 }
 
+std::string describe_roles(const RoleMap& roles) {
+  std::string found, missing;
+  for (int r = 0; r < kRoleCount; ++r) {
+    const auto u = static_cast<size_t>(r);
+    if (roles.joint[u].empty()) {
+      missing += (missing.empty() ? "" : ", ") + std::string(kRoleNames[u]);
+      continue;
+    }
+    std::string how;
+    switch (roles.origin[u]) {
+      case RoleOrigin::kName: how = "name " + roles.scheme; break;
+      case RoleOrigin::kStructure: how = "structure"; break;
+      case RoleOrigin::kAuthor: how = "author"; break;
+      case RoleOrigin::kNone: how = "given"; break;
+    }
+    found += (found.empty() ? "" : ", ") + std::string(kRoleNames[u]) + "=" + roles.joint[u] + " (" + how + ")";
+  }
+  if (found.empty()) found = "no role found";
+  return found + (missing.empty() ? "" : "; missing: " + missing);
+}
+
 Result<RoleMap> source_roles(const SourceSkeleton& source, const std::map<std::string, std::string>& overrides) {
   RoleMap m = detect_roles(source.joint_names);
+  // Rule RT11: names are the first guess; the structure fills the roles they leave empty, as
+  // long as its joint has no role by name already.
+  const RoleMap s = structure_roles(source);
+  std::set<std::string> named(m.joint.begin(), m.joint.end());
+  for (size_t r = 0; r < m.joint.size(); ++r)
+    if (m.joint[r].empty() && !s.joint[r].empty() && !named.count(s.joint[r])) {
+      m.joint[r] = s.joint[r];
+      m.origin[r] = RoleOrigin::kStructure;
+    }
   for (const auto& [role, joint] : overrides) {
     const auto r = parse_role(role);
     if (!r) return make_error("role override '" + role + "' for source skeleton '" + source.name + "': unknown role");
     if (source.find(joint) < 0)
       return make_error("role override '" + role + "': joint '" + joint + "' is not in source skeleton '" + source.name + "'");
     m[*r] = joint;
+    m.origin[static_cast<size_t>(*r)] = RoleOrigin::kAuthor;
   }
   return m;
 }
@@ -259,6 +291,7 @@ Result<RoleMap> rig_roles(const Rig& rig) {
     const JointLookup found = rig.find_joint(part);
     if (!found.found()) return make_error("rig '" + rig.name() + "': roles: '" + role + "' -> '" + part + "': " + found.message);
     m[*r] = part;
+    m.origin[static_cast<size_t>(*r)] = RoleOrigin::kAuthor;
   }
   return m;
 }
@@ -269,7 +302,7 @@ RetargetPlan plan_retarget(const SourceSkeleton& source, const RoleMap& src, con
   for (int r = 0; r < kRoleCount; ++r) {
     const Role role = static_cast<Role>(r);
     if (role == Role::kSpine || role == Role::kChest || role == Role::kUpperChest) continue;
-    if (src.has(role) && tgt.has(role)) plan.mapped.push_back({role, tgt[role], src[role]});
+    if (src.has(role) && tgt.has(role)) plan.mapped.push_back({role, tgt[role], src[role], src.origin[static_cast<size_t>(r)]});
   }
   std::vector<Role> ts, ss;
   for (Role r : torso) {
@@ -279,7 +312,7 @@ RetargetPlan plan_retarget(const SourceSkeleton& source, const RoleMap& src, con
   for (size_t i = 0; i < std::min(ts.size(), ss.size()); ++i) {
     const Role t = ts[ts.size() - 1 - i];
     const Role s = ss[ss.size() - 1 - i];
-    plan.mapped.push_back({t, tgt[t], src[s]});
+    plan.mapped.push_back({t, tgt[t], src[s], src.origin[static_cast<size_t>(s)]});
   }
   std::sort(plan.mapped.begin(), plan.mapped.end(),
             [](const RolePair& a, const RolePair& b) { return static_cast<int>(a.role) < static_cast<int>(b.role); });
@@ -313,9 +346,13 @@ Result<glm::quat> auto_facing(const SourceSkeleton& source, const RoleMap& src, 
     return attachment_frame(rig, parent_placement(rig, Transform::identity(), rest, f.index), f.index).position;
   };
   const auto bs = frame_from_roles(src, source_pos);
-  if (!bs) return make_error("auto facing: source skeleton '" + source.name + "' has no left/right leg, arm or shoulder pair");
+  if (!bs)
+    return make_error("auto facing: source skeleton '" + source.name +
+                      "' has no left/right leg, arm or shoulder pair (" + describe_roles(src) + ")");
   const auto bt = frame_from_roles(tgt, target_pos);
-  if (!bt) return make_error("auto facing: rig '" + rig.name() + "' has no left/right leg, arm or shoulder pair");
+  if (!bt)
+    return make_error("auto facing: rig '" + rig.name() + "' has no left/right leg, arm or shoulder pair (" +
+                      describe_roles(tgt) + ")");
   auto q = rotation_from_matrix((*bt) * glm::transpose(*bs));
   if (!q) return make_error("auto facing: " + q.message());
   return q.value();
@@ -329,7 +366,7 @@ Result<RetargetProfile> build_auto_profile(const SourceSkeleton& source, const R
   const RetargetPlan plan = plan_retarget(source, src.value(), rig, tgt.value());
   if (plan.mapped.empty())
     return make_error("auto map: no humanoid role in common between source skeleton '" + source.name + "' (" +
-                      src.value().scheme + ") and rig '" + rig.name() + "' (" + tgt.value().scheme + ")");
+                      describe_roles(src.value()) + ") and rig '" + rig.name() + "' (" + describe_roles(tgt.value()) + ")");
   auto facing = auto_facing(source, src.value(), rig, tgt.value());
   if (!facing) return facing.error();
   RetargetProfile p;

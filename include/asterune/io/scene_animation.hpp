@@ -3,13 +3,15 @@
 //                 "retarget": {"map": "auto", "rest_matching": true, "translation": true,
 //                              "scale": "auto"}}
 // `clip` is relative to the scene file (BVH, glTF .gltf/.glb: its first animation, or a Roblox
-// KeyframeSequence .rbxmx, which plays natively only: its Pose names are part names).
+// KeyframeSequence .rbxmx, whose Pose names are part names: native, or retargeted from another built-in rig).
 // `retarget` may be left out: it then means {"map": "auto", "rest_matching": true,
 // "translation": true, "scale": "auto"}. A clip whose track names are the rig's own names plays
 // natively whatever the retarget block says (rule P3).
 // Beyond formats.md, `retarget` also accepts: "map": {"<target joint>": "<source joint>", ...}
-// (an explicit mapping), "facing": "auto" | [w, x, y, z] (source -> rig rotation) and
-// "units": studs per source length unit (default: CMU units for BVH, metres for glTF).
+// (an explicit mapping), "facing": "auto" | [w, x, y, z] (source -> rig rotation),
+// "units": studs per source length unit (default: CMU units for BVH, metres for glTF),
+// "rest": "auto" | "rest" | {"frame": N} (the source's reference pose, rule RT13) and
+// "origin": "clip" | "first_frame" (where the travel starts, rule RT14).
 #pragma once
 
 #include <filesystem>
@@ -22,6 +24,7 @@
 #include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
 #include "asterune/retarget/profile.hpp"
+#include "asterune/retarget/source_rest.hpp"
 #include "asterune/rig/source_skeleton.hpp"
 
 namespace asterune {
@@ -39,6 +42,9 @@ struct SceneRetarget {
   float scale = 1.0f;
   bool auto_scale = true;                                 // "scale": "auto" (the default)
   std::optional<float> units_to_studs;                    // "units"
+  SourceRestMode rest = SourceRestMode::kAuto;            // "rest": "auto", "rest" or {"frame": N}
+  int rest_frame = 0;
+  SourceOrigin origin = SourceOrigin::kClip;              // "origin": "clip" or "first_frame"
 };
 
 struct SceneAnimation {
@@ -52,7 +58,7 @@ struct SourceClip {
   SourceSkeleton skeleton;
   Clip clip;
   bool rest_on_ground = false;  // BVH: root OFFSET 0, absolute root positions in the motion
-  bool native_only = false;     // Roblox KeyframeSequence: no source skeleton, plays natively only
+  bool native_only = false;     // Roblox KeyframeSequence: no source skeleton (prepare_scene_source may give it one)
 };
 
 /// Loads a BVH (.bvh), glTF (.gltf, .glb: first animation of skin 0) or Roblox KeyframeSequence
@@ -61,11 +67,23 @@ struct SourceClip {
 /// BVH clips set rest_on_ground (their root positions are absolute, their root OFFSET 0).
 Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::optional<float> units_to_studs = {});
 
+/// Readies a loaded clip for `rig` before its profile is built; returns one note per change
+/// (for stderr). A clip whose names all resolve on the rig is left alone (native, rule P3).
+/// A KeyframeSequence (native_only) whose names resolve better on a built-in Roblox rig (R6,
+/// R15) becomes a retarget source on that rig's skeleton (rule RT15); otherwise its tracks naming
+/// no joint of `rig` are dropped and a note lists them (fails when none is left). A skeleton
+/// source gets its reference pose and origin (prepare_source, rules RT13, RT14; the explicit map
+/// gives roles as in build_scene_profile). Fails with the clip file and the reason.
+Result<std::vector<std::string>> prepare_scene_source(SourceClip& clip, const SceneRetarget& retarget, const Rig& rig,
+                                                      const std::string& clip_label);
+
 /// The retarget profile a scene asks for: build_auto_profile() for "map": "auto"; otherwise the
 /// explicit mapping, with auto_facing() and the humanoid leg chains (for scale "auto") taken
 /// from the roles of both sides. An explicit "facing" replaces the automatic one.
 /// `rest_on_ground` goes to RetargetProfile::rest_on_ground (SourceClip::rest_on_ground).
+/// An explicit map gives the source joints it names the role of their target joint (rule RT12).
+/// `roles_note`, when given, receives describe_roles() of the source roles used (rule RT11).
 Result<RetargetProfile> build_scene_profile(const SceneRetarget& retarget, const SourceSkeleton& source, const Rig& rig,
-                                           bool rest_on_ground = false);
+                                           bool rest_on_ground = false, std::string* roles_note = nullptr);
 
 }  // namespace asterune::io

@@ -35,11 +35,16 @@ const char* role_name(Role role);
 /// Parses a role name; accepts snake_case and camelCase ("leftUpperArm"), any letter case.
 std::optional<Role> parse_role(std::string_view name);
 
+/// Where a role's joint came from (rule RT11): a naming scheme, the skeleton's structure, or
+/// the author (a role override or an explicit joint map).
+enum class RoleOrigin : unsigned char { kNone, kName, kStructure, kAuthor };
+
 /// Which joint fills each role (empty: none). Names are source joint names, or for a rig the
 /// lookup name of the joint (child part name, parent-qualified when the plain name is shared).
 struct RoleMap {
   std::array<std::string, kRoleCount> joint;
-  std::string scheme;  // the naming scheme that was detected ("roblox_r15", "cmu_bvh", ...)
+  std::array<RoleOrigin, kRoleCount> origin{};  // kNone where joint is empty
+  std::string scheme;  // the naming scheme that was detected ("roblox_r15", "cmu_bvh", ...), "" for none
 
   const std::string& operator[](Role r) const { return joint[static_cast<size_t>(r)]; }
   std::string& operator[](Role r) { return joint[static_cast<size_t>(r)]; }
@@ -53,8 +58,24 @@ struct RoleMap {
 /// "LeftShoulder" is a clavicle in the MotionBuilder naming but the upper arm in 3dsMax's.
 RoleMap detect_roles(std::span<const std::string> joint_names);
 
-/// Roles of a source skeleton: detection, then `overrides` (role name -> joint name) on top.
-/// Fails on an unknown role name or a joint that is not in the skeleton.
+/// Roles from the hierarchy and the rest geometry alone (rule RT11), names unused: the legs are
+/// the longest pair of similar chains (3 or more joints that are not zero-length helpers), the
+/// arms the longest other pair hanging from the spine side, the hips the joint where the legs'
+/// and the spine's branches meet, the chest the joint carrying both arms, neck and head the
+/// chain above it. Along each limb the upper and lower bones are the two consecutive long bones
+/// followed by a short one (hand, foot). Left and right by chirality: up = hips -> head,
+/// forward = the way the toes point, left = up x forward. Zero-length helper joints (CMU
+/// `LHipJoint`) never take a role, except a clavicle-like first arm joint (shoulder). Without
+/// two such limb pairs it returns no role; when forward or up is degenerate, no left/right role.
+RoleMap structure_roles(const SourceSkeleton& source);
+
+/// One line naming every found role with its joint and where it came from, and the missing
+/// roles: "hips=Hips (name cmu_bvh), ..., left_upper_arm=j07 (structure); missing: toes".
+std::string describe_roles(const RoleMap& roles);
+
+/// Roles of a source skeleton (rule RT11): the naming schemes first, the structure for the roles
+/// they leave empty, then `overrides` (role name -> joint name) on top; each role records its
+/// origin. Fails on an unknown role name or a joint that is not in the skeleton.
 Result<RoleMap> source_roles(const SourceSkeleton& source, const std::map<std::string, std::string>& overrides = {});
 
 /// Roles of a rig: detection over its joints' child part names, then the rig file's author
@@ -66,6 +87,7 @@ struct RolePair {
   Role role;           // the target's role
   std::string target;  // target joint lookup name
   std::string source;  // source joint name
+  RoleOrigin source_origin = RoleOrigin::kNone;  // how the source joint's role was found (rule RT11)
 };
 
 /// What maps across: pairs by role, and the joints left out on each side.

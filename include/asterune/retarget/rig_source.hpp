@@ -6,6 +6,7 @@
 
 #include <span>
 
+#include "asterune/clip/clip.hpp"
 #include "asterune/math/transform.hpp"
 #include "asterune/rig/source_skeleton.hpp"
 
@@ -18,9 +19,21 @@ class Rig;
 /// anchor * C0 for joints without a parent index); units_to_studs = 1.
 SourceSkeleton source_skeleton_from_rig(const Rig& rig);
 
+/// Gives every joint with no child joint an end site at the bottom centre of its child part's box
+/// (the part's -Y face; a part without a size keeps a zero end site), so a rig used as a clip's
+/// source (rule RT15) has feet and hands that reach to the end of their parts: an R6 leg then
+/// measures 2 studs from the hip pivot for scale "auto", as the rig itself does.
+void add_part_end_sites(const Rig& rig, SourceSkeleton& skeleton);
+
 /// Full source locals for a rig pose: out[j] = inverse(C1_parent) * C0_j * T_j. Allocation-free.
 /// `motor` and `out` must hold rig.joint_count() entries and must not alias; otherwise nothing
 /// is written and false is returned (rule RG4).
 bool source_pose_from_rig(const Rig& rig, std::span<const Transform> motor, std::span<Transform> out);
+
+/// A clip of motor transforms T keyed by the rig's joint names (a KeyframeSequence) as a clip of
+/// full source locals for source_skeleton_from_rig(rig) (rule RT15): each key becomes
+/// rest_local_j * T (rotation keys and their tangents turned by the rest rotation, translation keys
+/// moved to the rest offset). Tracks naming no joint of the rig are dropped.
+Clip clip_as_rig_source(const Clip& clip, const Rig& rig);
 
 }  // namespace asterune
