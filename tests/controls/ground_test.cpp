@@ -138,7 +138,7 @@ double reference_heightfield_hit(const GroundHeightField& f, const GroundRay& ra
       for (int k = 0; k < 60; ++k) {
         const double mid = 0.5 * (lo + hi);
         bool in = false;
-        (below(mid, in) < 0.0 && in ? hi : lo) = mid;
+        ((below(mid, in) < 0.0 && in) ? hi : lo) = mid;
       }
       return hi;
     }
