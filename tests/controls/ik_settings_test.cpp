@@ -17,7 +17,6 @@ using namespace asterune::test;
 
 namespace {
 
-constexpr float kPi = 3.14159265f;
 const float kArmLength = kUpperArmSegment + kLowerArmSegment;
 const glm::vec3 kWristInHand{0.0f, 0.125f, 0.0f};  // LeftWrist C1: the wrist pivot in the hand's frame
 
