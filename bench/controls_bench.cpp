@@ -1,6 +1,7 @@
 // Control-stack benchmarks: the pure look-at solver on one joint with limits (BM_LookAt1, a
 // speed goal) and on a 3-joint chain, a whole stack (four two-bone limbs + look-at) on the
-// built-in R15 rig, per character per frame, and the feet control (BM_FeetR15, ns per leg).
+// built-in R15 rig, per character per frame, the feet control (BM_FeetR15, ns per leg), and one
+// long diagonal ray over a large height field (BM_HeightFieldDiagonalRay).
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -178,6 +179,34 @@ void BM_FeetR15(benchmark::State& state) {
                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 BENCHMARK(BM_FeetR15);
+
+// One ray across a 1024 x 1024 height field (1-stud cells, gentle waves under y = 1), corner to
+// corner just above the surface, meeting it only near the far corner: the walk visits the
+// ~2000 cells the ray crosses (not the million of its bounding box). Counter ns_per_cell = time
+// per crossed cell.
+void BM_HeightFieldDiagonalRay(benchmark::State& state) {
+  GroundHeightField f;
+  f.rows = 1024;
+  f.columns = 1024;
+  f.cell_size = 1.0f;
+  for (int r = 0; r < f.rows; ++r)
+    for (int c = 0; c < f.columns; ++c)
+      f.heights.push_back(0.5f + 0.4f * std::sin(0.1f * static_cast<float>(c)) * std::cos(0.1f * static_cast<float>(r)));
+  f.heights.back() = 3.0f;  // a post in the far corner cell
+  const glm::vec3 from(0.0f, 2.0f, 0.0f);
+  const glm::vec3 to(1023.0f, 2.0f, 1023.0f);
+  const GroundRay ray{from, glm::normalize(to - from), glm::length(to - from)};
+  int hits = 0;
+  for (auto _ : state) {
+    const GroundHit h = cast_heightfield(f, ray);
+    hits += h.hit ? 1 : 0;
+    benchmark::DoNotOptimize(h);
+  }
+  if (hits != static_cast<int>(state.iterations())) state.SkipWithError("the ray missed the post");
+  state.counters["ns_per_cell"] = benchmark::Counter(1e-9 * 2.0 * 1023.0 * static_cast<double>(state.iterations()),
+                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_HeightFieldDiagonalRay);
 
 }  // namespace
 

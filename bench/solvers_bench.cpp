@@ -1,6 +1,7 @@
 // Pure IK solvers: ns per solve. Two-bone is compared with ozz-animation's IKTwoBoneJob
 // (~145 ns per job on this class of machine); FABRIK and CCD on 4- and 8-segment
-// chains, free and with hinge limits.
+// chains, free, with ball-socket (cone) limits on every joint, and with a ball-socket root
+// followed by hinges (the hinge path of the limit passes and the refinement).
 #include <benchmark/benchmark.h>
 
 #include <array>
@@ -92,7 +93,12 @@ BENCHMARK(BM_Chain<8, false>)->Name("BM_Fabrik/8");
 BENCHMARK(BM_Chain<4, true>)->Name("BM_Ccd/4");
 BENCHMARK(BM_Chain<8, true>)->Name("BM_Ccd/8");
 
-template <std::size_t N, bool Ccd>
+enum class LimitSet { kCones, kHinges };
+
+// kCones: a ball-socket on every joint (cone 60, twist +-20 degrees). kHinges: a ball-socket
+// root (a shoulder: cone 60) and hinges about the chain's bending axis (Z in the rest frame of
+// bent_chain's parts, which bend in the XY plane) over [-120, 120] degrees.
+template <std::size_t N, bool Ccd, LimitSet Set>
 void BM_ChainLimited(benchmark::State& state) {
   const auto chain = bent_chain<N>();
   std::array<glm::quat, N> orientations{};
@@ -101,7 +107,9 @@ void BM_ChainLimited(benchmark::State& state) {
   for (std::size_t k = 0; k < N; ++k) {
     orientations[k] = glm::quat(1, 0, 0, 0);
     rest_local[k] = glm::quat(1, 0, 0, 0);
-    limits[k] = JointLimit::ball_socket({1, 0, 0}, glm::radians(60.0f), glm::radians(-20.0f), glm::radians(20.0f));
+    limits[k] = Set == LimitSet::kHinges && k > 0
+                    ? JointLimit::hinge({0, 0, 1}, glm::radians(-120.0f), glm::radians(120.0f))
+                    : JointLimit::ball_socket({1, 0, 0}, glm::radians(60.0f), glm::radians(-20.0f), glm::radians(20.0f));
   }
   const ChainLimits lim{orientations, rest_local, glm::quat(1, 0, 0, 0), limits};
   std::array<glm::vec3, N + 1> out{};
@@ -109,16 +117,21 @@ void BM_ChainLimited(benchmark::State& state) {
   ChainGoal goal;
   const float total = chain_length(chain);
   int i = 0;
+  long passes = 0;
   for (auto _ : state) {
     goal.target = moving_target(i++, chain[0] + glm::vec3(0.5f * total, -0.2f * total, 0.0f), 0.25f * total);
     const SolveReport r = Ccd ? solve_ccd(chain, goal, out, deltas, ChainSettings{}, &lim)
                               : solve_fabrik(chain, goal, out, deltas, ChainSettings{}, &lim);
+    passes += r.passes;
     benchmark::DoNotOptimize(r);
     benchmark::DoNotOptimize(out.data());
   }
+  state.counters["passes/solve"] = benchmark::Counter(static_cast<double>(passes) / static_cast<double>(state.iterations()));
 }
-BENCHMARK(BM_ChainLimited<4, false>)->Name("BM_FabrikLimited/4");
-BENCHMARK(BM_ChainLimited<4, true>)->Name("BM_CcdLimited/4");
+BENCHMARK(BM_ChainLimited<4, false, LimitSet::kCones>)->Name("BM_FabrikLimited/4");
+BENCHMARK(BM_ChainLimited<4, true, LimitSet::kCones>)->Name("BM_CcdLimited/4");
+BENCHMARK(BM_ChainLimited<4, false, LimitSet::kHinges>)->Name("BM_FabrikHinge/4");
+BENCHMARK(BM_ChainLimited<4, true, LimitSet::kHinges>)->Name("BM_CcdHinge/4");
 
 void BM_EndOrientation(benchmark::State& state) {
   glm::quat end = glm::angleAxis(0.3f, glm::vec3(0, 1, 0));

@@ -28,7 +28,7 @@ void set_per_segment(benchmark::State& state, int segments) {
 void BM_SpringChain(benchmark::State& state) {
   const bool colliders = state.range(0) != 0;
   const std::array<float, 3> lengths{0.8f, 0.8f, 0.6f};
-  std::array<glm::vec3, 3> from{}, to{}, points{}, velocities{};
+  std::array<glm::vec3, 3> points{}, velocities{};
   std::array<SpringShape, 2> shapes{};
   shapes[0].a = glm::vec3(-0.5f, -1.0f, 0.3f);
   shapes[0].b = glm::vec3(-0.5f, 0.0f, 0.3f);
@@ -36,34 +36,39 @@ void BM_SpringChain(benchmark::State& state) {
   shapes[0].capsule = true;
   shapes[1].a = glm::vec3(0.5f, -1.0f, 0.6f);
   shapes[1].radius = 0.5f;
-  auto pose = [&](int i, std::array<glm::vec3, 3>& out, glm::vec3& root) {
-    const float t = static_cast<float>(i & 1023) / 60.0f;
-    root = glm::vec3(0.2f * std::sin(3.0f * t), 0.0f, 0.0f);
-    const glm::quat q = glm::angleAxis(0.6f * std::sin(2.0f * t), glm::vec3(0, 1, 0));
-    glm::vec3 p = root;
-    for (size_t k = 0; k < 3; ++k) p = out[k] = p + q * glm::vec3(0.0f, -0.7071f, 0.7071f) * lengths[k];
+  // The animated inputs of 1024 frames at 60 Hz (a swaying, yawing root), made before the
+  // timed loop so that it times the step alone.
+  struct Frame {
+    glm::vec3 root;
+    std::array<glm::vec3, 3> targets;
   };
-  glm::vec3 root_from, root_to;
-  pose(0, from, root_from);
-  points = from;
+  std::vector<Frame> frames(1024);
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const float t = static_cast<float>(i) / 60.0f;
+    frames[i].root = glm::vec3(0.2f * std::sin(3.0f * t), 0.0f, 0.0f);
+    const glm::quat q = glm::angleAxis(0.6f * std::sin(2.0f * t), glm::vec3(0, 1, 0));
+    glm::vec3 p = frames[i].root;
+    for (size_t k = 0; k < 3; ++k) p = frames[i].targets[k] = p + q * glm::vec3(0.0f, -0.7071f, 0.7071f) * lengths[k];
+  }
+  points = frames[0].targets;
   const SpringParams params{40.0f, 3.0f, glm::vec3(0.0f, -60.0f, 0.0f)};
   const SpringSubsteps plan = spring_substeps(1.0f / 60.0f);
-  int i = 1;
+  size_t i = 0;
   for (auto _ : state) {
-    pose(i++, to, root_to);
+    const Frame& from = frames[i & 1023];
+    const Frame& to = frames[(i + 1) & 1023];
+    ++i;
     SpringChainFrame f;
-    f.root_from = root_from;
-    f.root_to = root_to;
-    f.targets_from = from;
-    f.targets_to = to;
+    f.root_from = from.root;
+    f.root_to = to.root;
+    f.targets_from = from.targets;
+    f.targets_to = to.targets;
     f.lengths = lengths;
     if (colliders) {
       f.shapes_from = shapes;
       f.shapes_to = shapes;
     }
     benchmark::DoNotOptimize(step_spring_chain(params, f, plan, points, velocities));
-    from = to;
-    root_from = root_to;
   }
   set_per_segment(state, 3);
 }

@@ -95,85 +95,110 @@ GroundHit cast_box(const GroundBox& box, const GroundRay& ray) {
   return make_hit(ray, t_near, box.rotation * local_n);
 }
 
+namespace {
+
+// The first crossing of the ray with the bilinear patch of cell (r, c) for t in [lo, hi]
+// (the ray's parameter range over the cell's footprint), or a miss. Cell fractions in double:
+// u0 = ox - c stays exact however far the cell is from the grid's origin.
+GroundHit cast_cell(const GroundHeightField& f, const GroundRay& ray, int r, int c, double ox, double oz, double lo,
+                    double hi) {
+  const float h00 = f.heights[static_cast<size_t>(r) * static_cast<size_t>(f.columns) + static_cast<size_t>(c)];
+  const float h10 = f.heights[static_cast<size_t>(r) * static_cast<size_t>(f.columns) + static_cast<size_t>(c) + 1];
+  const float h01 = f.heights[(static_cast<size_t>(r) + 1) * static_cast<size_t>(f.columns) + static_cast<size_t>(c)];
+  const float h11 =
+      f.heights[(static_cast<size_t>(r) + 1) * static_cast<size_t>(f.columns) + static_cast<size_t>(c) + 1];
+  const double cell = f.cell_size;
+  // Ray in cell fractions: u = u0 + t du, v = v0 + t dv.
+  const double u0 = ox - c, du = ray.direction.x / cell;
+  const double v0 = oz - r, dv = ray.direction.z / cell;
+  // g(t) = o.y + t d.y - h(u(t), v(t)) = A t^2 + B t + C (h = a + b u + c v + d u v, each linear in t).
+  const double a = h00, b = double(h10) - h00, cc = double(h01) - h00, d = double(h00) - h10 - h01 + h11;
+  const double A = -d * du * dv;
+  const double B = ray.direction.y - (b * du + cc * dv + d * (u0 * dv + v0 * du));
+  const double C = (double(ray.origin.y) - f.origin.y) - (a + b * u0 + cc * v0 + d * u0 * v0);
+  double roots[2];
+  int n = 0;
+  if (std::fabs(A) < 1e-12) {
+    if (std::fabs(B) > 1e-15) roots[n++] = -C / B;
+  } else {
+    const double disc = B * B - 4.0 * A * C;
+    if (disc >= 0.0) {
+      const double q = -0.5 * (B + (B >= 0.0 ? std::sqrt(disc) : -std::sqrt(disc)));  // the stable pair
+      roots[n++] = q / A;
+      if (q != 0.0) roots[n++] = C / q;
+    }
+  }
+  double best = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < n; ++k)
+    if (roots[k] >= lo - 1e-6 && roots[k] <= hi + 1e-6 && roots[k] < best) best = roots[k];
+  if (!(best < std::numeric_limits<double>::infinity())) return {};
+  const double t = std::clamp(best, 0.0, static_cast<double>(ray.length));
+  const float u = static_cast<float>(std::clamp(u0 + t * du, 0.0, 1.0));
+  const float v = static_cast<float>(std::clamp(v0 + t * dv, 0.0, 1.0));
+  return make_hit(ray, static_cast<float>(t), bilinear_normal(h00, h10, h01, h11, u, v, f.cell_size));
+}
+
+// The ray's parameter range [lo, hi] where p0 + t dp lies in [0, extent]; false when empty.
+bool clip_range(double p0, double dp, double extent, double& lo, double& hi) {
+  if (dp == 0.0) return p0 >= 0.0 && p0 <= extent;
+  double ta = (0.0 - p0) / dp, tb = (extent - p0) / dp;
+  if (ta > tb) std::swap(ta, tb);
+  lo = std::max(lo, ta);
+  hi = std::min(hi, tb);
+  return lo <= hi;
+}
+
+}  // namespace
+
 GroundHit cast_heightfield(const GroundHeightField& f, const GroundRay& ray) {
-  if (!usable(ray) || f.rows < 2 || f.columns < 2) return {};
-  const float cell = f.cell_size;
-  const glm::vec3 o = ray.origin - f.origin;
-  const glm::vec3 e = o + ray.length * ray.direction;
-  // Cells touched by the ray's XZ bounding box (one cell for a vertical foot ray).
-  const float max_x = static_cast<float>(f.columns - 1), max_z = static_cast<float>(f.rows - 1);
-  const float x0 = std::min(o.x, e.x) / cell, x1 = std::max(o.x, e.x) / cell;
-  const float z0 = std::min(o.z, e.z) / cell, z1 = std::max(o.z, e.z) / cell;
-  if (x1 < 0.0f || z1 < 0.0f || x0 > max_x || z0 > max_z) return {};
-  const int c_lo = std::clamp(static_cast<int>(std::floor(x0)), 0, f.columns - 2);
-  const int c_hi = std::clamp(static_cast<int>(std::floor(x1)), 0, f.columns - 2);
-  const int r_lo = std::clamp(static_cast<int>(std::floor(z0)), 0, f.rows - 2);
-  const int r_hi = std::clamp(static_cast<int>(std::floor(z1)), 0, f.rows - 2);
+  if (!usable(ray) || f.rows < 2 || f.columns < 2 || !(f.cell_size > 0.0f)) return {};
+  // Everything in cell units and in double, so no cell index is formed from an unclamped
+  // float (a long ray or a tiny cell spans more cells than an int holds).
+  const double cell = f.cell_size;
+  const double ox = (double(ray.origin.x) - f.origin.x) / cell, oz = (double(ray.origin.z) - f.origin.z) / cell;
+  const double dx = ray.direction.x / cell, dz = ray.direction.z / cell;
+  const double max_x = f.columns - 1, max_z = f.rows - 1;
+  double lo = 0.0, hi = ray.length;
+  if (!clip_range(ox, dx, max_x, lo, hi) || !clip_range(oz, dz, max_z, lo, hi)) return {};
+  const auto index = [](double p, int cells) { return static_cast<int>(std::clamp(std::floor(p), 0.0, cells - 1.0)); };
   // A ray starting below the surface is inside the solid: no hit (as for the other shapes).
-  {
-    const float ux = o.x / cell, vz = o.z / cell;
-    if (ux >= 0.0f && vz >= 0.0f && ux <= max_x && vz <= max_z) {
-      const int c = std::min(static_cast<int>(ux), f.columns - 2), r = std::min(static_cast<int>(vz), f.rows - 2);
-      const auto H = [&](int rr, int cc) { return f.heights[static_cast<size_t>(rr * f.columns + cc)]; };
-      if (o.y < bilinear(H(r, c), H(r, c + 1), H(r + 1, c), H(r + 1, c + 1), ux - c, vz - r)) return {};
-    }
+  if (ox >= 0.0 && oz >= 0.0 && ox <= max_x && oz <= max_z) {
+    const int c = index(ox, f.columns - 1), r = index(oz, f.rows - 1);
+    const auto H = [&](int rr, int cc) {
+      return f.heights[static_cast<size_t>(rr) * static_cast<size_t>(f.columns) + static_cast<size_t>(cc)];
+    };
+    if (double(ray.origin.y) - f.origin.y <
+        bilinear(H(r, c), H(r, c + 1), H(r + 1, c), H(r + 1, c + 1), static_cast<float>(ox - c),
+                 static_cast<float>(oz - r)))
+      return {};
   }
-  GroundHit best;
-  float best_t = kInf;
-  for (int r = r_lo; r <= r_hi; ++r) {
-    for (int c = c_lo; c <= c_hi; ++c) {
-      const float h00 = f.heights[static_cast<size_t>(r * f.columns + c)];
-      const float h10 = f.heights[static_cast<size_t>(r * f.columns + c + 1)];
-      const float h01 = f.heights[static_cast<size_t>((r + 1) * f.columns + c)];
-      const float h11 = f.heights[static_cast<size_t>((r + 1) * f.columns + c + 1)];
-      // Ray in cell fractions: u = (o.x/cell - c) + t du, v = (o.z/cell - r) + t dv.
-      const float u0 = o.x / cell - static_cast<float>(c), du = ray.direction.x / cell;
-      const float v0 = o.z / cell - static_cast<float>(r), dv = ray.direction.z / cell;
-      // Parameter range inside the cell's footprint [0,1]^2.
-      float lo = 0.0f, hi = ray.length;
-      const auto clip = [&](float p0, float dp) {
-        if (std::fabs(dp) < 1e-12f) {
-          if (p0 < 0.0f || p0 > 1.0f) hi = -1.0f;
-          return;
-        }
-        float ta = (0.0f - p0) / dp, tb = (1.0f - p0) / dp;
-        if (ta > tb) std::swap(ta, tb);
-        lo = std::max(lo, ta);
-        hi = std::min(hi, tb);
-      };
-      clip(u0, du);
-      clip(v0, dv);
-      if (lo > hi) continue;
-      // g(t) = o.y + t d.y - h(u(t), v(t)) = A t^2 + B t + C (bilinear in u, v; each linear in t).
-      const float a = h00, b = h10 - h00, cc = h01 - h00, d = h00 - h10 - h01 + h11;  // h = a + b u + c v + d u v
-      const float A = -d * du * dv;
-      const float B = ray.direction.y - (b * du + cc * dv + d * (u0 * dv + v0 * du));
-      const float C = o.y - (a + b * u0 + cc * v0 + d * u0 * v0);
-      float roots[2];
-      int n = 0;
-      if (std::fabs(A) < 1e-9f) {
-        if (std::fabs(B) > 1e-12f) roots[n++] = -C / B;
-      } else {
-        const float disc = B * B - 4.0f * A * C;
-        if (disc >= 0.0f) {
-          const float s = std::sqrt(disc);
-          // Numerically stable pair.
-          const float q = -0.5f * (B + (B >= 0.0f ? s : -s));
-          roots[n++] = q / A;
-          if (q != 0.0f) roots[n++] = C / q;
-        }
-      }
-      for (int k = 0; k < n; ++k) {
-        const float t = roots[k];
-        if (!(t >= lo - 1e-6f && t <= hi + 1e-6f) || !(t < best_t)) continue;
-        const float tc = std::clamp(t, 0.0f, ray.length);
-        const float u = std::clamp(u0 + tc * du, 0.0f, 1.0f), v = std::clamp(v0 + tc * dv, 0.0f, 1.0f);
-        best_t = tc;
-        best = make_hit(ray, tc, bilinear_normal(h00, h10, h01, h11, u, v, cell));
-      }
+  // 2D DDA over the cells the ray's footprint crosses, nearest first: the first cell with a
+  // crossing holds the nearest hit. At most rows + columns cells for any ray.
+  const double t_in = lo;
+  int c = index(ox + t_in * dx, f.columns - 1), r = index(oz + t_in * dz, f.rows - 1);
+  const int step_c = dx > 0.0 ? 1 : -1, step_r = dz > 0.0 ? 1 : -1;
+  const double inf = std::numeric_limits<double>::infinity();
+  const auto next_boundary = [&](double p0, double dp, int i) {
+    if (dp == 0.0) return inf;
+    return ((dp > 0.0 ? i + 1.0 : double(i)) - p0) / dp;
+  };
+  double t_c = next_boundary(ox, dx, c), t_r = next_boundary(oz, dz, r);
+  double t_cell = t_in;
+  for (;;) {
+    const double t_out = std::min({t_c, t_r, hi});
+    const GroundHit h = cast_cell(f, ray, r, c, ox, oz, t_cell, t_out);
+    if (h.hit) return h;
+    if (t_out >= hi) return {};
+    if (t_c <= t_r) {
+      c += step_c;
+      t_c += 1.0 / std::fabs(dx);
+    } else {
+      r += step_r;
+      t_r += 1.0 / std::fabs(dz);
     }
+    if (c < 0 || r < 0 || c > f.columns - 2 || r > f.rows - 2) return {};
+    t_cell = t_out;
   }
-  return best;
 }
 
 GroundHit Ground::cast(const GroundRay& ray) const {

@@ -7,9 +7,14 @@
 #include <unordered_map>
 
 #include "core/hash.hpp"
+#include "rig/walk_schedule.hpp"
 
 namespace asterune {
 namespace {
+
+using detail::FrameLane;
+using detail::kWalkC0Identity;
+using detail::kWalkC1Identity;
 
 // Layout signature hashing on top of the shared FNV-1a (core/hash.hpp).
 struct Hasher {

@@ -3,6 +3,7 @@
 #include "asterune/core/assert.hpp"
 #include "asterune/rig/rig.hpp"
 #include "math/sse_quat.hpp"
+#include "rig/walk_schedule.hpp"
 
 namespace asterune {
 namespace {
@@ -79,7 +80,11 @@ inline void scatter(const Quat4& q, const Vec4& p, Transform& a, Transform& b, T
   _mm_storeu_ps(&d.rotation.w, pz);
 }
 
-inline __m128 walk_lane(const Rig& rig, FrameLane k, int s) { return _mm_loadu_ps(rig.walk_lane(k) + s); }
+using detail::FrameLane;
+using detail::kWalkC0Identity;
+using detail::kWalkC1Identity;
+
+inline __m128 walk_lane(const Rig& rig, FrameLane k, int s) { return _mm_loadu_ps(detail::walk_lane(rig, k) + s); }
 
 // The full walk in Rig's schedule: the roots one at a time, then the other joints four at a
 // time in Rig::walk_order() (every parent is placed before its block). Each lane does what
@@ -88,7 +93,7 @@ inline __m128 walk_lane(const Rig& rig, FrameLane k, int s) { return _mm_loadu_p
 // subtree re-evaluated one joint at a time gets the same floats as the full walk.
 void evaluate_blocks(const Rig& rig, const Transform& root, const Transform* t, Transform* w) {
   const std::span<const int> order = rig.walk_order();
-  const std::span<const unsigned char> block_bits = rig.walk_block_bits();
+  const std::span<const unsigned char> block_bits = detail::walk_block_bits(rig);
   const int* parents = rig.parents().data();
   const Transform* anchor = rig.anchor().data();
   const Transform* c0 = rig.c0().data();

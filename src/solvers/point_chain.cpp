@@ -1,5 +1,5 @@
 // Chain helpers: solved points -> per-joint world deltas (rule IK5), and the private pieces
-// shared by FABRIK and CCD (see chain_internal.hpp).
+// shared by FABRIK and CCD (see point_chain_internal.hpp).
 #include "asterune/solvers/point_chain.hpp"
 
 #include <algorithm>
@@ -435,6 +435,34 @@ float chain_length(std::span<const glm::vec3> points) {
 }
 
 
+namespace {
+
+// Within `margin` radians of the boundary of its limit: a hinge or twist angle at an end of its
+// range, or a ball-socket swing at the cone. A joint held there can be what stops the chain,
+// however small the clamp that put it there last (the refinement's last steps can be tiny).
+bool at_limit(const JointLimit& limit, const glm::quat& rest_relative, float margin) {
+  if (limit.kind == JointLimitKind::kNone) return false;
+  const auto unit = normalized_rotation(rest_relative);
+  if (!unit) return false;
+  const float axis_length = glm::length(limit.axis);
+  if (!(axis_length > 1e-6f) || !std::isfinite(axis_length)) return false;
+  const glm::vec3 axis = limit.axis / axis_length;
+  const SwingTwist st = swing_twist(*unit, axis);
+  if (limit.max_angle - limit.min_angle < 2.0f * kPi - margin) {
+    const float twist = twist_angle(st.twist, axis);
+    if (std::fabs(canonical_angle(twist - limit.min_angle)) <= margin ||
+        std::fabs(canonical_angle(twist - limit.max_angle)) <= margin)
+      return true;
+  }
+  return limit.kind == JointLimitKind::kBallSocket && limit.cone_angle < kPi - margin &&
+         swing_angle(st.swing) >= limit.cone_angle - margin;
+}
+
+// Rule IK10: margin (radians) within which a joint counts as held by its limit.
+constexpr float kAtLimitMargin = 1e-3f;
+
+}  // namespace
+
 SolveReport detail::finish_chain_solve(std::span<const glm::vec3> points, std::span<glm::vec3> out,
                                        const ChainGoal& goal, const ChainLimits* limits, bool reapply_limits,
                                        bool limited_last_pass, float tolerance, std::span<glm::quat> deltas,
@@ -443,6 +471,13 @@ SolveReport detail::finish_chain_solve(std::span<const glm::vec3> points, std::s
   if (has_pole) detail::apply_pole(out, goal.pole);
   if (limits != nullptr) {
     if ((reapply_limits || has_pole) && detail::limited_forward(points, out, *limits, deltas)) report.clamped = true;
+    // `deltas` holds the solved orientations until orientations_to_deltas: a chain left short
+    // with a joint on its limit was stopped by it (clamped), whatever the last clamp's size.
+    if (distance_between(out[out.size() - 1], goal.target) > tolerance)
+      for (std::size_t i = 0; i < deltas.size() && !report.clamped; ++i)
+        if (at_limit(limits->limits[i], glm::conjugate(detail::limit_frame(*limits, deltas, i)) * deltas[i],
+                     kAtLimitMargin))
+          report.clamped = true;
     detail::orientations_to_deltas(limits->orientations, deltas);
   } else {
     chain_deltas(points, out, deltas);

@@ -100,7 +100,7 @@ int refine_limited(std::span<glm::vec3> out, std::span<glm::quat> orient, const 
                    const glm::vec3& target, float tolerance, int max_steps, bool& limited);
 
 /// Converts solved world orientations (in place in `q`) into the incremental delta convention
-/// of chain.hpp, given the original orientations.
+/// of point_chain.hpp, given the original orientations.
 void orientations_to_deltas(std::span<const glm::quat> original, std::span<glm::quat> q);
 
 /// The tail every positional chain solver shares: turns the bends toward the pole (when the goal

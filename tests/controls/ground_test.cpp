@@ -1,7 +1,9 @@
 // Library ground shapes and the pure pieces of ground adaptation (rules G1-G6), checked
 // against hand-derived geometry.
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include <catch2/catch.hpp>
 
@@ -104,6 +106,126 @@ TEST_CASE("ground height field: bilinear heights and exact patch normals", "[gro
     CHECK(h.point.x == Approx(14.0f - 4.0f / 3.0f));
     CHECK(h.point.y == Approx(5.0f - 4.0f / 3.0f));
   }
+}
+
+namespace {
+
+// Brute-force reference for a height-field ray, independent of the library's per-cell algebra:
+// march the ray in 1e-4 steps of its length, in double, and bisect the first step where the
+// ray's height falls below the grid's bilinear height (looked up cell by cell at each sample).
+// Returns the distance of the first crossing, or -1 for none (or a start below the surface).
+double reference_heightfield_hit(const GroundHeightField& f, const GroundRay& ray) {
+  const auto below = [&](double t, bool& inside) {
+    const double x = (ray.origin.x + t * ray.direction.x - f.origin.x) / f.cell_size;
+    const double z = (ray.origin.z + t * ray.direction.z - f.origin.z) / f.cell_size;
+    inside = x >= 0.0 && z >= 0.0 && x <= f.columns - 1 && z <= f.rows - 1;
+    if (!inside) return 1.0;
+    const int c = std::min(static_cast<int>(x), f.columns - 2), r = std::min(static_cast<int>(z), f.rows - 2);
+    const double u = x - c, v = z - r;
+    const auto H = [&](int rr, int cc) { return double(f.heights[static_cast<size_t>(rr * f.columns + cc)]); };
+    const double h = H(r, c) * (1 - u) * (1 - v) + H(r, c + 1) * u * (1 - v) + H(r + 1, c) * (1 - u) * v +
+                     H(r + 1, c + 1) * u * v;
+    return (ray.origin.y + t * ray.direction.y - f.origin.y) - h;
+  };
+  bool inside = false;
+  if (below(0.0, inside) < 0.0) return -1.0;
+  const int steps = 10000;
+  double prev = 0.0;
+  for (int i = 1; i <= steps; ++i) {
+    const double t = double(ray.length) * i / steps;
+    if (below(t, inside) < 0.0 && inside) {
+      double lo = prev, hi = t;
+      for (int k = 0; k < 60; ++k) {
+        const double mid = 0.5 * (lo + hi);
+        bool in = false;
+        ((below(mid, in) < 0.0 && in) ? hi : lo) = mid;
+      }
+      return hi;
+    }
+    prev = t;
+  }
+  return -1.0;
+}
+
+GroundHeightField flat_field(int rows, int columns, float cell, float height) {
+  GroundHeightField f;
+  f.cell_size = cell;
+  f.rows = rows;
+  f.columns = columns;
+  f.heights.assign(static_cast<size_t>(rows * columns), height);
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("ground height field: a ray spanning more cells than an int holds still finds its hit", "[ground]") {
+  SECTION("a long slanted ray") {
+    // Flat at y = 0 over x, z in [0, 2] (3 x 3 samples, 1-stud cells). From (0.2, 1, 0.2) along
+    // (1, -1, 0)/sqrt2 the ray meets y = 0 at x = 1.2 (cell column 1), 1.414 studs away; its
+    // length of 1e12 studs reaches 7e11 cells along X.
+    const GroundHeightField f = flat_field(3, 3, 1.0f, 0.0f);
+    const GroundHit h = cast_heightfield(f, GroundRay{{0.2f, 1.0f, 0.2f}, glm::normalize(glm::vec3(1, -1, 0)), 1e12f});
+    REQUIRE(h.hit);
+    CHECK(h.point.x == Approx(1.2f));
+    CHECK(h.point.y == Approx(0.0f).margin(1e-5));
+    CHECK(h.distance == Approx(std::sqrt(2.0f)));
+    CHECK(h.normal.y == Approx(1.0f));
+  }
+  SECTION("a tiny cell size") {
+    // 1e-9-stud cells (2 x 3 samples): a 10-stud ray spans 7e9 cells. From (0.1e-9, 1.1e-9,
+    // 0.5e-9) along (1, -1, 0)/sqrt2 it meets y = 0 at x = 1.2e-9 (cell column 1).
+    const GroundHeightField f = flat_field(2, 3, 1e-9f, 0.0f);
+    const GroundHit h =
+        cast_heightfield(f, GroundRay{{0.1e-9f, 1.1e-9f, 0.5e-9f}, glm::normalize(glm::vec3(1, -1, 0)), 10.0f});
+    REQUIRE(h.hit);
+    CHECK(h.point.x == Approx(1.2e-9f).epsilon(1e-4));
+    CHECK(h.distance == Approx(1.1e-9f * std::sqrt(2.0f)).epsilon(1e-4));
+  }
+  SECTION("a ray from a million studs away") {
+    // Heights 0.5 over x, z in [0, 2]. The ray descends 1e-6 per stud toward -X and is aimed
+    // at (1, 0.5, 1) from 1e6 studs away; the float origin there is exact only to 0.06 studs
+    // along X and 1e-7 along Y (0.1 studs of landing point at this slope).
+    const GroundHeightField f = flat_field(3, 3, 1.0f, 0.5f);
+    const glm::vec3 d = glm::normalize(glm::vec3(-1.0f, -1e-6f, 0.0f));
+    const glm::vec3 o = glm::vec3(1.0f, 0.5f, 1.0f) - 1e6f * d;
+    const GroundHit h = cast_heightfield(f, GroundRay{o, d, 2e6f});
+    REQUIRE(h.hit);
+    CHECK(h.point.x == Approx(1.0f).margin(0.2));
+    CHECK(h.point.y == Approx(0.5f).margin(1e-3));
+  }
+}
+
+TEST_CASE("ground height field: rays agree with a brute-force march of the bilinear surface", "[ground]") {
+  std::mt19937 rng(20261202u);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  GroundHeightField f;
+  f.origin = {-3.0f, 0.5f, 2.0f};
+  f.cell_size = 0.7f;
+  f.rows = 6;
+  f.columns = 8;
+  for (int i = 0; i < f.rows * f.columns; ++i) f.heights.push_back(2.0f * unit(rng) - 1.0f);
+  int hits = 0, misses = 0;
+  for (int i = 0; i < 400; ++i) {
+    // Origins over the footprint (4.9 x 3.5 studs) and above every height, so a ray meets the
+    // surface from above or leaves the footprint (it cannot come back: no side walls to
+    // disagree about); directions downward and slanted, some nearly level.
+    const glm::vec3 o = f.origin + glm::vec3(4.9f * unit(rng), 1.05f + 2.5f * unit(rng), 3.5f * unit(rng));
+    const glm::vec3 d = glm::normalize(glm::vec3(2.0f * unit(rng) - 1.0f, -unit(rng) - 0.05f, 2.0f * unit(rng) - 1.0f));
+    const GroundRay ray{o, d, 12.0f};
+    const double expected = reference_heightfield_hit(f, ray);
+    const GroundHit h = cast_heightfield(f, ray);
+    INFO("ray " << i << " from (" << o.x << ", " << o.y << ", " << o.z << ") along (" << d.x << ", " << d.y << ", "
+                << d.z << "): reference " << expected << ", cast " << (h.hit ? h.distance : -1.0f));
+    REQUIRE(h.hit == (expected >= 0.0));
+    if (!h.hit) {
+      ++misses;
+      continue;
+    }
+    ++hits;
+    CHECK(h.distance == Approx(expected).margin(2e-3));
+  }
+  CHECK(hits > 100);  // both outcomes are exercised
+  CHECK(misses > 50);
 }
 
 TEST_CASE("ground: nearest shape wins, surface ids, batch form, no allocation", "[ground]") {

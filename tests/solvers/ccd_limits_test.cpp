@@ -1,5 +1,5 @@
 // CCD with joint limits on chains whose parts are NOT at identity orientation: the returned
-// deltas must rebuild the returned points (chain.hpp convention) on every path, including the
+// deltas must rebuild the returned points (point_chain.hpp convention) on every path, including the
 // early ones (a straight chain toward an unreachable target, a bent chain that cannot fold far
 // enough), where the warm start declines (rule IK6, IK8, IK5).
 #include <catch2/catch.hpp>

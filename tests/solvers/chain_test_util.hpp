@@ -34,7 +34,7 @@ inline float max_length_error(std::span<const glm::vec3> before, std::span<const
   return e;
 }
 
-/// Rebuilds the solved points from the deltas by the documented convention (chain.hpp):
+/// Rebuilds the solved points from the deltas by the documented convention (point_chain.hpp):
 /// A_i = deltas[i] * A_{i-1}; segment i becomes A_i * (before[i+1] - before[i]). Returns the
 /// largest distance between rebuilt and solved points.
 inline float delta_rebuild_error(std::span<const glm::vec3> before, std::span<const glm::vec3> after,

@@ -58,7 +58,7 @@ struct PlanarChain {
   ChainLimits view() const { return ChainLimits{orientations, rest_local, glm::quat(1, 0, 0, 0), limits}; }
 };
 
-// Solved world orientations rebuilt from the deltas (chain.hpp convention), then each joint's
+// Solved world orientations rebuilt from the deltas (point_chain.hpp convention), then each joint's
 // rest-relative rotation checked against its limit.
 bool limits_respected(const PlanarChain& c, std::span<const glm::quat> deltas, float tol_deg) {
   glm::quat acc(1, 0, 0, 0);

@@ -137,3 +137,63 @@ TEST_CASE("limited chains reach targets drawn inside their limits (rule IK10)", 
   CHECK(reached_fabrik >= tried * 8 / 10);
   CHECK(reached_ccd >= tried * 8 / 10);
 }
+
+namespace {
+
+// A rest-relative rotation just past `limit`: a hinge 0.05 to 3 degrees beyond the top of its
+// range, a ball-and-socket swung as far beyond its cone (so the refinement's last clamps are
+// tiny: under 1e-4 rad the old test missed them).
+glm::quat beyond(std::mt19937& rng, const JointLimit& l) {
+  const float past = glm::radians(uniform(rng, 0.05f, 3.0f));
+  if (l.kind == JointLimitKind::kHinge) return glm::angleAxis(l.max_angle + past, l.axis);
+  const glm::vec3 swing_axis = glm::normalize(glm::cross(l.axis, random_unit(rng)));
+  return glm::angleAxis(std::min(l.cone_angle + past, 3.0f), swing_axis);
+}
+
+}  // namespace
+
+TEST_CASE("a limit that stops a chain shows as clamped (rule IK10)", "[limits]") {
+  // Targets drawn by forward kinematics of a pose with one joint just past its limit: within
+  // reach, but (mostly) not within the limits. Whenever a solve is left short with a joint on the
+  // boundary of its limit (inside it, but outside it narrowed by 0.6e-3 rad by more than 1e-4
+  // rad: measured here with within_limit, not with the solver's own test), the report must say
+  // clamped.
+  std::mt19937 rng(77);
+  int short_and_held = 0;
+  for (int k = 0; k < 3000; ++k) {
+    const Chain c = random_chain(rng, 2 + static_cast<std::size_t>(k % 4));
+    std::vector<glm::quat> rel;
+    for (const JointLimit& l : c.limits) rel.push_back(inside(rng, l));
+    const std::size_t past = static_cast<std::size_t>(k) % c.limits.size();
+    rel[past] = beyond(rng, c.limits[past]);
+    ChainGoal goal;
+    goal.target = forward(c, rel);
+    const ChainLimits lim = c.view();
+    const std::size_t n = c.orientations.size();
+    for (const bool fabrik : {true, false}) {
+      std::vector<glm::vec3> out(n + 1);
+      std::vector<glm::quat> deltas(n);
+      const SolveReport r = fabrik ? solve_fabrik(c.points, goal, out, deltas, ChainSettings{}, &lim)
+                                   : solve_ccd(c.points, goal, out, deltas, ChainSettings{}, &lim);
+      bool held = false;
+      glm::quat acc(1, 0, 0, 0);
+      glm::quat parent_now = c.root_parent;
+      for (std::size_t i = 0; i < n; ++i) {
+        acc = glm::normalize(deltas[i] * acc);
+        const glm::quat part = glm::normalize(acc * c.orientations[i]);
+        JointLimit narrow = c.limits[i];
+        narrow.min_angle += 0.6e-3f;
+        narrow.max_angle -= 0.6e-3f;
+        narrow.cone_angle -= 0.6e-3f;
+        if (!within_limit(narrow, glm::conjugate(parent_now * c.rest_local[i]) * part, 1e-4f)) held = true;
+        parent_now = part;
+      }
+      if (r.reached || !held) continue;
+      ++short_and_held;
+      INFO("chain " << k << (fabrik ? " FABRIK" : " CCD") << ": short by " << r.residual << " after " << r.passes
+                    << " passes with a joint on its limit");
+      CHECK(r.clamped);
+    }
+  }
+  CHECK(short_and_held > 100);  // the check above ran on many solves
+}

@@ -91,7 +91,7 @@ TEST_CASE("two-bone: grid of reachable targets lands within 1e-4 with lengths ke
         // Knee on the pole's side of the root->target line.
         const glm::vec3 knee_perp = r.mid - glm::dot(r.mid, axis) * axis;
         REQUIRE(glm::dot(knee_perp, pole_perp) > 0.0f);
-        // The deltas reproduce the solved segments (chain.hpp convention): the root pivot is
+        // The deltas reproduce the solved segments (point_chain.hpp convention): the root pivot is
         // fixed, delta_upper turns the thigh, delta_lower * delta_upper turns the shin.
         REQUIRE(glm::length(r.delta_upper * (base.mid - base.root) - (r.mid - base.root)) <= 1e-4f);
         REQUIRE(glm::length(r.delta_lower * (r.delta_upper * (base.end - base.mid)) - (r.end - r.mid)) <= 1e-4f);

@@ -20,6 +20,10 @@
 
 namespace asterune {
 
+namespace detail {
+struct RigWalkAccess;
+}
+
 /// Why build_rig() left a joint out of the layout (rule R3).
 enum class DropReason {
   kDisabled,       // enabled == false
@@ -35,31 +39,6 @@ struct DroppedJoint {
   std::string name;
   DropReason reason;
   std::string detail;  // human-readable: which part is missing, which joint came first, ...
-};
-
-/// The components of Rig::walk_lane(): C0's rotation and position, then inverse(C1)'s.
-enum class FrameLane : int {
-  kC0Qx,
-  kC0Qy,
-  kC0Qz,
-  kC0Qw,
-  kC0Px,
-  kC0Py,
-  kC0Pz,
-  kC1InvQx,
-  kC1InvQy,
-  kC1InvQz,
-  kC1InvQw,
-  kC1InvPx,
-  kC1InvPy,
-  kC1InvPz,
-  kCount
-};
-
-/// Rig::walk_block_bits() flags, per block of four walk_order() slots.
-enum WalkBlockBits : unsigned char {
-  kWalkC0Identity = 1,  // every C0 rotation in the block is exactly the identity
-  kWalkC1Identity = 2,  // every inverse(C1) rotation likewise
 };
 
 /// Outcome of a joint lookup by name (rule R6).
@@ -97,11 +76,6 @@ class Rig {
   /// all hang off the root part); the walk then goes one joint at a time in layout order.
   std::span<const int> walk_roots() const { return walk_roots_; }
   std::span<const int> walk_order() const { return walk_order_; }
-  /// C0 and inverse(C1) of each walk_order() slot, one float array per component (structure of
-  /// arrays, walk_order().size() floats each), so a block loads each component as one register.
-  const float* walk_lane(FrameLane k) const { return walk_lanes_.data() + static_cast<size_t>(k) * walk_order_.size(); }
-  /// WalkBlockBits per block of four walk_order() slots.
-  std::span<const unsigned char> walk_block_bits() const { return walk_block_bits_; }
   /// Part indexes (into the part table) of each joint's parent and child part.
   std::span<const int> part0() const { return part0_; }
   std::span<const int> part1() const { return part1_; }
@@ -145,6 +119,7 @@ class Rig {
 
  private:
   friend Result<Rig> build_rig(const RigDesc& desc);
+  friend struct detail::RigWalkAccess;  // the walk's lanes (src/rig/walk_schedule.hpp)
 
   std::string name_;
   std::vector<std::string> joint_names_;

@@ -58,8 +58,6 @@ struct LookAtReport {
   float pitch = 0.0f;    // desired pitch after clamping, radians, relative to rest facing
 };
 
-/// Maps any finite angle to the canonical range (-pi, pi]; a nonfinite angle gives 0.
-
 /// Yaw and pitch (radians) of unit direction `dir` in the basis given by `params`:
 /// yaw about params.up from the rest facing's horizontal projection, in (-pi, pi];
 /// pitch is the ABSOLUTE elevation above the plane orthogonal to up, in [-pi/2, pi/2].

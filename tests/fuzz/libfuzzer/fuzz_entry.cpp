@@ -1,5 +1,5 @@
 // libFuzzer entry point for one target of targets.hpp, chosen at build time by
-// ASTERUNE_FUZZ_TARGET (tests/fuzz/CMakeLists.txt builds one fuzz_<target> program each).
+// ASTERUNE_FUZZ_TARGET (tests/CMakeLists.txt builds one fuzz_<target> program each).
 #include <cstdio>
 #include <cstdlib>
 

@@ -1,0 +1,50 @@
+// The world walk's data layout, private to the rig module: the components of C0 and inverse(C1)
+// kept one float array per component (structure of arrays) for each walk_order() slot, and the
+// per-block identity flags, which build_rig fills and the four-at-a-time walk in world.cpp
+// reads. Not part of the public Rig: nothing outside src/rig needs the layout.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "asterune/rig/rig.hpp"
+
+namespace asterune::detail {
+
+/// The lanes of walk_lane(): C0's rotation and position, then inverse(C1)'s.
+enum class FrameLane : int {
+  kC0Qx,
+  kC0Qy,
+  kC0Qz,
+  kC0Qw,
+  kC0Px,
+  kC0Py,
+  kC0Pz,
+  kC1InvQx,
+  kC1InvQy,
+  kC1InvQz,
+  kC1InvQw,
+  kC1InvPx,
+  kC1InvPy,
+  kC1InvPz,
+  kCount
+};
+
+/// walk_block_bits() flags, per block of four walk_order() slots.
+inline constexpr unsigned char kWalkC0Identity = 1;  // every C0 rotation in the block is exactly the identity
+inline constexpr unsigned char kWalkC1Identity = 2;  // every inverse(C1) rotation likewise
+
+/// Reads Rig's private walk storage (a friend of Rig).
+struct RigWalkAccess {
+  /// Lane `k` of the walk_order() slots: walk_order().size() floats.
+  static const float* lane(const Rig& rig, FrameLane k) {
+    return rig.walk_lanes_.data() + static_cast<std::size_t>(k) * rig.walk_order_.size();
+  }
+  /// The identity flags per block of four walk_order() slots.
+  static std::span<const unsigned char> block_bits(const Rig& rig) { return rig.walk_block_bits_; }
+};
+
+inline const float* walk_lane(const Rig& rig, FrameLane k) { return RigWalkAccess::lane(rig, k); }
+inline std::span<const unsigned char> walk_block_bits(const Rig& rig) { return RigWalkAccess::block_bits(rig); }
+
+}  // namespace asterune::detail
