@@ -171,10 +171,18 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
       if (!head(0.0f, tr.heading_start) || !head(tr.length, tr.heading_end))
         return make_error(label + ": the root joint could not be sampled");
     }
-    // A fresh context: the build's samples must not leave a cursor position behind.
-    tr.context = make_animation_context(b);
     tr.state.speed = d.speed;
     tr.state.time_position = wrap_clip_time(d.time, tr.length, wrap);
+    if (d.root_motion) {
+      // The first step's travel starts from the start time's heading.
+      const auto r = static_cast<size_t>(a.root_joint_);
+      if (!sample_animation(*d.clip, b, rig, tr.state.time_position, wrap, tr.context, tr.local, tr.coverage))
+        return make_error(label + ": the root joint could not be sampled");
+      tr.heading_prev = heading(rig.c0()[r] * tr.local[r] * rig.c1_inverse()[r]);
+      tr.heading_valid = true;
+    }
+    // A fresh context: the build's samples must not leave a cursor position behind.
+    tr.context = make_animation_context(b);
     tr.state.playing = d.playing;
     const float w = d.additive ? d.weight : std::max(0.0f, d.weight);
     tr.state.weight_current = tr.state.weight_target = d.playing ? w : 0.0f;
@@ -264,7 +272,9 @@ void Animator::play(int track, const PlayOptions& o) {
   tr.end_fade = fade;
   tr.ending = false;
   tr.stop_pending = false;
-  tr.heading_valid = false;
+  // Root motion walks from the restart's heading (the clip's start, or its end backwards).
+  tr.heading_prev = o.speed < 0.0f ? tr.heading_end : tr.heading_start;
+  tr.heading_valid = true;
   if (o.transition == TransitionKind::kInertial && !tr.desc.additive) {
     // Rule AN8: the incoming track takes its weight at once, the others of its level stop at
     // once, and the pose's jump decays over `fade` from the next update.
