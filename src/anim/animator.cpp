@@ -71,7 +71,7 @@ struct Animator::Track {
   Transform heading_start, heading_end, heading_prev;
   bool heading_valid = false;
   Transform root_step;      // this update's delta
-  float root_weight = 0.0f; // effective weight of the root joint this update
+  mutable float root_weight = 0.0f;  // effective weight of the root joint (set by composition)
   int wraps = 0;            // loop wraps this update
 
   // This update's walk over the clip (rule AN7), in "progress" coordinates v: v = t forward,
@@ -452,6 +452,121 @@ double event_total(const T& tr, const Clip& clip) {
 
 }  // namespace
 
+void Animator::compose_samples(std::span<Transform> local, std::span<float> coverage) const {
+  // Overrides by priority (rule AN4), or the lone full-weight track as sampled (rule AN10).
+  int overrides = 0;
+  bool any_additive = false, any_root = false;
+  const Track* lone_track = nullptr;
+  for (const Track& tr : tracks_) {
+    if (!tr.sampled) continue;
+    if (tr.desc.additive) {
+      any_additive = true;
+      continue;
+    }
+    ++overrides;
+    lone_track = &tr;
+    any_root = any_root || (tr.desc.root_motion && root_joint_ >= 0);
+  }
+  const auto n = static_cast<size_t>(joint_count_);
+  for (const Track& tr : tracks_) tr.root_weight = 0.0f;
+  if (overrides == 1 && !any_root && lone_track->state.weight_current == 1.0f && lone_track->mask.empty()) {
+    std::copy(lone_track->local.begin(), lone_track->local.end(), local.begin());
+    std::copy(lone_track->coverage.begin(), lone_track->coverage.end(), coverage.begin());
+  } else {
+    const bool budget = mode_ == CompositionMode::kBudget;
+    for (size_t j = 0; j < n; ++j) {
+      float rest = 1.0f;
+      int count = 0;
+      const Track* single = nullptr;
+      float single_e = 0.0f;
+      glm::quat first(1.0f, 0.0f, 0.0f, 0.0f);
+      glm::quat acc(0.0f, 0.0f, 0.0f, 0.0f);
+      glm::vec3 pos(0.0f);
+      int begin = 0;
+      for (const int level_end : level_end_) {
+        float sum = 0.0f;
+        for (int i = begin; i < level_end; ++i) {
+          const Track& tr = tracks_[static_cast<size_t>(override_order_[static_cast<size_t>(i)])];
+          if (!tr.sampled) continue;
+          sum += tr.state.weight_current * tr.coverage[j] * (tr.mask.empty() ? 1.0f : tr.mask[j]);
+        }
+        if (sum > 0.0f) {
+          const float m = std::min(sum, 1.0f);
+          const float k = budget ? std::min(1.0f, rest / m) : rest;
+          const float scale = k / std::max(sum, 1.0f);
+          for (int i = begin; i < level_end; ++i) {
+            const Track& tr = tracks_[static_cast<size_t>(override_order_[static_cast<size_t>(i)])];
+            if (!tr.sampled) continue;
+            const float claim = tr.state.weight_current * tr.coverage[j] * (tr.mask.empty() ? 1.0f : tr.mask[j]);
+            if (!(claim > 0.0f)) continue;
+            const float e = claim * scale;
+            const Transform& x = tr.local[j];
+            if (count == 0) first = x.rotation;
+            const float s = glm::dot(first, x.rotation) < 0.0f ? -e : e;
+            acc = glm::quat(acc.w + s * x.rotation.w, acc.x + s * x.rotation.x, acc.y + s * x.rotation.y,
+                            acc.z + s * x.rotation.z);
+            pos += e * x.position;
+            ++count;
+            single = &tr;
+            single_e = e;
+            if (static_cast<int>(j) == root_joint_) tr.root_weight = e;
+          }
+          rest -= m * k;
+          if (!(rest > 0.0f)) {
+            rest = 0.0f;
+            break;
+          }
+        }
+        begin = level_end;
+      }
+      if (count == 0) {
+        local[j] = Transform::identity();
+        coverage[j] = 0.0f;
+      } else if (count == 1 && single_e == 1.0f) {
+        local[j] = single->local[j];
+        coverage[j] = 1.0f;
+      } else {
+        const float s = first.w < 0.0f ? -rest : rest;  // the rest pose's identity, sign-aligned
+        acc.w += s;
+        const float len2 = acc.w * acc.w + acc.x * acc.x + acc.y * acc.y + acc.z * acc.z;
+        local[j].rotation = len2 > 1e-20f ? acc * (1.0f / std::sqrt(len2)) : first;
+        local[j].position = pos;
+        coverage[j] = 1.0f - rest;
+      }
+    }
+  }
+
+  // Additive tracks (rule AN6), ascending priority then build order.
+  if (any_additive) {
+    for (const int t : additive_order_) {
+      const Track& tr = tracks_[static_cast<size_t>(t)];
+      if (!tr.sampled) continue;
+      for (size_t j = 0; j < n; ++j) {
+        const float a = tr.state.weight_current * tr.coverage[j] * (tr.mask.empty() ? 1.0f : tr.mask[j]);
+        if (a == 0.0f || !std::isfinite(a)) continue;
+        glm::quat d = tr.local[j].rotation * glm::conjugate(tr.reference[j].rotation);
+        if (a < 0.0f) d = glm::conjugate(d);
+        if (d.w < 0.0f) d = -d;
+        const float b = std::fabs(a);
+        const glm::quat q((1.0f - b) + b * d.w, b * d.x, b * d.y, b * d.z);
+        const float len2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+        if (len2 > 1e-20f) local[j].rotation = glm::normalize((q * (1.0f / std::sqrt(len2))) * local[j].rotation);
+        local[j].position += a * (tr.local[j].position - tr.reference[j].position);
+      }
+    }
+  }
+
+}
+
+bool Animator::compose(const Rig& rig, std::span<Transform> local, std::span<float> coverage) const {
+  const auto n = static_cast<size_t>(joint_count_);
+  ASTERUNE_EXPECT_OR_RETURN(rig.signature() == rig_signature_ && rig.joint_count() == joint_count_ &&
+                                local.size() == n && coverage.size() == n,
+                            "the rig is the animator's and local and coverage hold its joint count", false);
+  compose_samples(local, coverage);
+  return true;
+}
+
 AnimatorReport Animator::update(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage,
                                 std::span<AnimEvent> events) {
   AnimatorReport report;
@@ -560,8 +675,7 @@ AnimatorReport Animator::update(const Rig& rig, float dt, std::span<Transform> l
   }
 
   // 3. Sample the tracks that contribute (rule AN4: a weight of 0 claims nothing).
-  bool any_additive = false, any_root = false;
-  int overrides = 0, lone = -1;
+  bool any_root = false;
   for (Track& tr : tracks_) {
     tr.sampled = false;
     tr.root_weight = 0.0f;
@@ -577,12 +691,7 @@ AnimatorReport Animator::update(const Rig& rig, float dt, std::span<Transform> l
       tr.heading_valid = false;
       continue;
     }
-    if (tr.desc.additive) {
-      any_additive = true;
-      continue;
-    }
-    ++overrides;
-    lone = static_cast<int>(&tr - tracks_.data());
+    if (tr.desc.additive) continue;
     if (tr.desc.root_motion && root_joint_ >= 0) {
       // Rule AN9: this step's heading change, then the pose keeps the clip-start heading.
       any_root = true;
@@ -610,94 +719,8 @@ AnimatorReport Animator::update(const Rig& rig, float dt, std::span<Transform> l
     }
   }
 
-  // 4. Overrides by priority (rule AN4), or the lone full-weight track as sampled (rule AN10).
-  const Track* lone_track = lone >= 0 ? &tracks_[static_cast<size_t>(lone)] : nullptr;
-  if (overrides == 1 && !any_root && lone_track->state.weight_current == 1.0f && lone_track->mask.empty()) {
-    std::copy(lone_track->local.begin(), lone_track->local.end(), local.begin());
-    std::copy(lone_track->coverage.begin(), lone_track->coverage.end(), coverage.begin());
-  } else {
-    const bool budget = mode_ == CompositionMode::kBudget;
-    for (size_t j = 0; j < n; ++j) {
-      float rest = 1.0f;
-      int count = 0;
-      const Track* single = nullptr;
-      float single_e = 0.0f;
-      glm::quat first(1.0f, 0.0f, 0.0f, 0.0f);
-      glm::quat acc(0.0f, 0.0f, 0.0f, 0.0f);
-      glm::vec3 pos(0.0f);
-      int begin = 0;
-      for (const int level_end : level_end_) {
-        float sum = 0.0f;
-        for (int i = begin; i < level_end; ++i) {
-          const Track& tr = tracks_[static_cast<size_t>(override_order_[static_cast<size_t>(i)])];
-          if (!tr.sampled) continue;
-          sum += tr.state.weight_current * tr.coverage[j] * (tr.mask.empty() ? 1.0f : tr.mask[j]);
-        }
-        if (sum > 0.0f) {
-          const float m = std::min(sum, 1.0f);
-          const float k = budget ? std::min(1.0f, rest / m) : rest;
-          const float scale = k / std::max(sum, 1.0f);
-          for (int i = begin; i < level_end; ++i) {
-            Track& tr = tracks_[static_cast<size_t>(override_order_[static_cast<size_t>(i)])];
-            if (!tr.sampled) continue;
-            const float claim = tr.state.weight_current * tr.coverage[j] * (tr.mask.empty() ? 1.0f : tr.mask[j]);
-            if (!(claim > 0.0f)) continue;
-            const float e = claim * scale;
-            const Transform& x = tr.local[j];
-            if (count == 0) first = x.rotation;
-            const float s = glm::dot(first, x.rotation) < 0.0f ? -e : e;
-            acc = glm::quat(acc.w + s * x.rotation.w, acc.x + s * x.rotation.x, acc.y + s * x.rotation.y,
-                            acc.z + s * x.rotation.z);
-            pos += e * x.position;
-            ++count;
-            single = &tr;
-            single_e = e;
-            if (static_cast<int>(j) == root_joint_) tr.root_weight = e;
-          }
-          rest -= m * k;
-          if (!(rest > 0.0f)) {
-            rest = 0.0f;
-            break;
-          }
-        }
-        begin = level_end;
-      }
-      if (count == 0) {
-        local[j] = Transform::identity();
-        coverage[j] = 0.0f;
-      } else if (count == 1 && single_e == 1.0f) {
-        local[j] = single->local[j];
-        coverage[j] = 1.0f;
-      } else {
-        const float s = first.w < 0.0f ? -rest : rest;  // the rest pose's identity, sign-aligned
-        acc.w += s;
-        const float len2 = acc.w * acc.w + acc.x * acc.x + acc.y * acc.y + acc.z * acc.z;
-        local[j].rotation = len2 > 1e-20f ? acc * (1.0f / std::sqrt(len2)) : first;
-        local[j].position = pos;
-        coverage[j] = 1.0f - rest;
-      }
-    }
-  }
-
-  // 5. Additive tracks (rule AN6), ascending priority then build order.
-  if (any_additive) {
-    for (const int t : additive_order_) {
-      const Track& tr = tracks_[static_cast<size_t>(t)];
-      if (!tr.sampled) continue;
-      for (size_t j = 0; j < n; ++j) {
-        const float a = tr.state.weight_current * tr.coverage[j] * (tr.mask.empty() ? 1.0f : tr.mask[j]);
-        if (a == 0.0f || !std::isfinite(a)) continue;
-        glm::quat d = tr.local[j].rotation * glm::conjugate(tr.reference[j].rotation);
-        if (a < 0.0f) d = glm::conjugate(d);
-        if (d.w < 0.0f) d = -d;
-        const float b = std::fabs(a);
-        const glm::quat q((1.0f - b) + b * d.w, b * d.x, b * d.y, b * d.z);
-        const float len2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
-        if (len2 > 1e-20f) local[j].rotation = glm::normalize((q * (1.0f / std::sqrt(len2))) * local[j].rotation);
-        local[j].position += a * (tr.local[j].position - tr.reference[j].position);
-      }
-    }
-  }
+  // 4-5. Overrides by priority, then the additive tracks.
+  compose_samples(local, coverage);
 
   // 6. Inertial transition (rule AN8): capture the jump once, then decay it.
   if (inertial_pending_) {

@@ -177,6 +177,13 @@ class Animator {
   AnimatorReport update(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage,
                         std::span<AnimEvent> events = {});
 
+  /// Composes the tracks' last samples again into `local`/`coverage` (the overrides by
+  /// priority and the additive tracks, rules AN4-AN6): no time, fade or event step, no
+  /// sampling, no inertial offset or root-motion delta. For tools that re-read the pose and for
+  /// measuring composition alone (bench). Returns false (nothing written) on the wrong rig or
+  /// span sizes. Allocation-free.
+  bool compose(const Rig& rig, std::span<Transform> local, std::span<float> coverage) const;
+
   /// Cache hint for a batch; no effect on results.
   void prefetch() const;
 
@@ -184,6 +191,7 @@ class Animator {
   // Per-track state and scratch, composition order, inertial offsets: defined by
   // src/anim/animator.cpp (the implementer owns this section).
   struct Track;
+  void compose_samples(std::span<Transform> local, std::span<float> coverage) const;
   // One decaying offset of an inertial transition (rule AN8): x(t) along `axis` (an angle in
   // radians for a rotation, studs for a position), Bollo's quintic reaching 0 at t1.
   struct Decay {
