@@ -57,6 +57,7 @@ struct Animator::Track {
   std::vector<Transform> local;      // this update's sample (joint count)
   std::vector<float> coverage;
   std::vector<float> mask;           // per joint; empty: 1 for every joint
+  mutable std::vector<float> claim;  // composition scratch: this update's claim per joint
   std::vector<Transform> reference;  // additive: the reference pose
   std::vector<int> markers;          // clip marker indexes in time order
   float length = 0.0f;
@@ -132,6 +133,7 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
     tr.context = make_animation_context(b);
     tr.local.assign(n, Transform::identity());
     tr.coverage.assign(n, 0.0f);
+    tr.claim.assign(n, 0.0f);
     if (!d.mask.parts.empty()) {
       tr.mask.assign(n, 0.0f);
       const float w = std::clamp(d.mask.weight, 0.0f, 1.0f);
@@ -201,6 +203,15 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
   a.prev_out_.assign(n, Transform::identity());
   a.decay_rotation_.assign(n, Decay{});
   a.decay_position_.assign(n, Decay{});
+  a.scratch_rest_.assign(n, 0.0f);
+  a.scratch_sum_.assign(n, 0.0f);
+  a.scratch_scale_.assign(n, 0.0f);
+  a.scratch_single_e_.assign(n, 0.0f);
+  a.scratch_count_.assign(n, 0);
+  a.scratch_single_.assign(n, 0);
+  a.scratch_first_.assign(n, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  a.scratch_acc_.assign(n, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  a.scratch_pos_.assign(n, glm::vec3(0.0f));
   return a;
 }
 
@@ -473,65 +484,101 @@ void Animator::compose_samples(std::span<Transform> local, std::span<float> cove
     std::copy(lone_track->local.begin(), lone_track->local.end(), local.begin());
     std::copy(lone_track->coverage.begin(), lone_track->coverage.end(), coverage.begin());
   } else {
+    // Track-major (each pass runs over the joints of one track, no per-joint indirection), in
+    // the same order of operations per joint as the formula: levels from the top, tracks in
+    // composition order within a level.
     const bool budget = mode_ == CompositionMode::kBudget;
+    float* rest = scratch_rest_.data();
+    float* sum = scratch_sum_.data();
+    float* scale = scratch_scale_.data();
+    float* single_e = scratch_single_e_.data();
+    int* count = scratch_count_.data();
+    int* single = scratch_single_.data();
+    glm::quat* first = scratch_first_.data();
+    glm::quat* acc = scratch_acc_.data();
+    glm::vec3* pos = scratch_pos_.data();
     for (size_t j = 0; j < n; ++j) {
-      float rest = 1.0f;
-      int count = 0;
-      const Track* single = nullptr;
-      float single_e = 0.0f;
-      glm::quat first(1.0f, 0.0f, 0.0f, 0.0f);
-      glm::quat acc(0.0f, 0.0f, 0.0f, 0.0f);
-      glm::vec3 pos(0.0f);
-      int begin = 0;
-      for (const int level_end : level_end_) {
-        float sum = 0.0f;
-        for (int i = begin; i < level_end; ++i) {
-          const Track& tr = tracks_[static_cast<size_t>(override_order_[static_cast<size_t>(i)])];
-          if (!tr.sampled) continue;
-          sum += tr.state.weight_current * tr.coverage[j] * (tr.mask.empty() ? 1.0f : tr.mask[j]);
+      rest[j] = 1.0f;
+      count[j] = 0;
+      acc[j] = glm::quat(0.0f, 0.0f, 0.0f, 0.0f);
+      pos[j] = glm::vec3(0.0f);
+    }
+    int begin = 0;
+    for (const int level_end : level_end_) {
+      bool any = false;
+      for (int i = begin; i < level_end; ++i) {
+        const Track& tr = tracks_[static_cast<size_t>(override_order_[static_cast<size_t>(i)])];
+        if (!tr.sampled) continue;
+        const float w = tr.state.weight_current;
+        const float* cov = tr.coverage.data();
+        float* claim = tr.claim.data();
+        if (tr.mask.empty()) {
+          for (size_t j = 0; j < n; ++j) claim[j] = w * cov[j];
+        } else {
+          const float* mask = tr.mask.data();
+          for (size_t j = 0; j < n; ++j) claim[j] = w * cov[j] * mask[j];
         }
-        if (sum > 0.0f) {
-          const float m = std::min(sum, 1.0f);
-          const float k = budget ? std::min(1.0f, rest / m) : rest;
-          const float scale = k / std::max(sum, 1.0f);
-          for (int i = begin; i < level_end; ++i) {
-            const Track& tr = tracks_[static_cast<size_t>(override_order_[static_cast<size_t>(i)])];
-            if (!tr.sampled) continue;
-            const float claim = tr.state.weight_current * tr.coverage[j] * (tr.mask.empty() ? 1.0f : tr.mask[j]);
-            if (!(claim > 0.0f)) continue;
-            const float e = claim * scale;
-            const Transform& x = tr.local[j];
-            if (count == 0) first = x.rotation;
-            const float s = glm::dot(first, x.rotation) < 0.0f ? -e : e;
-            acc = glm::quat(acc.w + s * x.rotation.w, acc.x + s * x.rotation.x, acc.y + s * x.rotation.y,
-                            acc.z + s * x.rotation.z);
-            pos += e * x.position;
-            ++count;
-            single = &tr;
-            single_e = e;
-            if (static_cast<int>(j) == root_joint_) tr.root_weight = e;
-          }
-          rest -= m * k;
-          if (!(rest > 0.0f)) {
-            rest = 0.0f;
-            break;
-          }
+        if (!any) {
+          std::copy(claim, claim + n, sum);
+          any = true;
+        } else {
+          for (size_t j = 0; j < n; ++j) sum[j] += claim[j];
         }
-        begin = level_end;
       }
-      if (count == 0) {
+      if (any) {
+        for (size_t j = 0; j < n; ++j) {
+          const float w = sum[j];
+          if (!(w > 0.0f)) {
+            scale[j] = 0.0f;
+            continue;
+          }
+          const float m = std::min(w, 1.0f);
+          const float k = budget ? std::min(1.0f, rest[j] / m) : rest[j];
+          scale[j] = k / std::max(w, 1.0f);
+          rest[j] -= m * k;
+          if (!(rest[j] > 0.0f)) rest[j] = 0.0f;  // lower levels then take nothing
+        }
+        for (int i = begin; i < level_end; ++i) {
+          const int t = override_order_[static_cast<size_t>(i)];
+          const Track& tr = tracks_[static_cast<size_t>(t)];
+          if (!tr.sampled) continue;
+          const float* claim = tr.claim.data();
+          const Transform* x = tr.local.data();
+          for (size_t j = 0; j < n; ++j) {
+            const float e = claim[j] * scale[j];
+            if (!(e > 0.0f)) continue;
+            const glm::quat& q = x[j].rotation;
+            if (count[j] == 0) first[j] = q;
+            const float sg = glm::dot(first[j], q) < 0.0f ? -e : e;
+            acc[j] = glm::quat(acc[j].w + sg * q.w, acc[j].x + sg * q.x, acc[j].y + sg * q.y, acc[j].z + sg * q.z);
+            pos[j] += e * x[j].position;
+            ++count[j];
+            single[j] = t;
+            single_e[j] = e;
+          }
+          if (root_joint_ >= 0) {
+            const auto r = static_cast<size_t>(root_joint_);
+            const float e = claim[r] * scale[r];
+            tr.root_weight = e > 0.0f ? e : 0.0f;
+          }
+        }
+      }
+      begin = level_end;
+    }
+    for (size_t j = 0; j < n; ++j) {
+      if (count[j] == 0) {
         local[j] = Transform::identity();
         coverage[j] = 0.0f;
-      } else if (count == 1 && single_e == 1.0f) {
-        local[j] = single->local[j];
+      } else if (count[j] == 1 && single_e[j] == 1.0f) {
+        local[j] = tracks_[static_cast<size_t>(single[j])].local[j];
         coverage[j] = 1.0f;
       } else {
-        const float s = first.w < 0.0f ? -rest : rest;  // the rest pose's identity, sign-aligned
-        acc.w += s;
-        const float len2 = acc.w * acc.w + acc.x * acc.x + acc.y * acc.y + acc.z * acc.z;
-        local[j].rotation = len2 > 1e-20f ? acc * (1.0f / std::sqrt(len2)) : first;
-        local[j].position = pos;
-        coverage[j] = 1.0f - rest;
+        glm::quat q = acc[j];
+        q.w += first[j].w < 0.0f ? -rest[j] : rest[j];  // the rest pose's identity, sign-aligned
+        const float len2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+        local[j].rotation = len2 > 1e-20f ? q * (1.0f / std::sqrt(len2)) : first[j];
+        local[j].position = pos[j];
+        coverage[j] = 1.0f - rest[j];
       }
     }
   }

@@ -214,6 +214,12 @@ class Animator {
   std::vector<Decay> decay_rotation_, decay_position_;
   bool inertial_pending_ = false, inertial_active_ = false;
   float inertial_time_ = 0.0f, inertial_elapsed_ = 0.0f;
+  // Composition scratch per joint (compose() is const but writes these: one animator is never
+  // used from two threads at once).
+  mutable std::vector<float> scratch_rest_, scratch_sum_, scratch_scale_, scratch_single_e_;
+  mutable std::vector<int> scratch_count_, scratch_single_;
+  mutable std::vector<glm::quat> scratch_first_, scratch_acc_;
+  mutable std::vector<glm::vec3> scratch_pos_;
 };
 
 }  // namespace asterune
