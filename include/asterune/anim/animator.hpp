@@ -64,7 +64,7 @@ struct TrackDesc {
   const AnimationBinding* binding = nullptr;   // build_animation_binding(*clip, rig, ...)
   TrackPriority priority = TrackPriority::kCore;
   bool looped = true;
-  float weight = 1.0f;   // weight when playing at start (and play()'s default target)
+  float weight = 1.0f;   // weight when playing at start (play() takes PlayOptions::weight)
   float speed = 1.0f;    // clip seconds per second of dt; negative plays backwards
   float time = 0.0f;     // start time position (seconds)
   bool playing = true;   // playing from the start at `weight`, no fade
