@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <numeric>
 
 #include "asterune/core/assert.hpp"
 #include "asterune/core/prefetch.hpp"
@@ -17,7 +15,6 @@ constexpr const char* kPriorityNames[kTrackPriorityCount] = {"Core",    "Idle", 
                                                               "Action2", "Action3", "Action4"};
 // Whole loops a root-motion delta walks in one update (rule AN9); more are not added.
 constexpr int kMaxRootLoops = 1024;
-constexpr float kInf = std::numeric_limits<float>::infinity();
 
 int rank(TrackPriority p) { return static_cast<int>(p); }
 
