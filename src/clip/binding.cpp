@@ -150,7 +150,9 @@ Result<ClipBinding> build_clip_binding(const Clip& clip, const Rig& rig) {
     slot = static_cast<int>(t);
   }
   std::vector<Transform> defaults(static_cast<size_t>(rig.joint_count()), Transform::identity());
-  return build_clip_binding_from_tracks(clip, std::move(track_of_joint), std::move(defaults), std::move(unmatched));
+  auto binding = build_clip_binding_from_tracks(clip, std::move(track_of_joint), std::move(defaults), std::move(unmatched));
+  if (binding) binding.value().target_signature_ = rig.signature();  // rule R7: players check the layout
+  return binding;
 }
 
 Result<ClipBinding> build_clip_binding(const Clip& clip, const SourceSkeleton& skeleton) {

@@ -1,62 +1,97 @@
 #include "asterune/runtime/character.hpp"
 
 #include <cmath>
+#include <cstring>
 
 #include "asterune/core/prefetch.hpp"
 #include "asterune/rig/rig.hpp"
 
 namespace asterune {
 
+namespace {
+
+// The one track a setup's single clip and binding make (rule AN10).
+TrackDesc single_track(const CharacterSetup& setup, float time) {
+  TrackDesc d;
+  d.name = "animation";
+  d.clip = setup.clip;
+  d.binding = setup.animation;
+  d.priority = TrackPriority::kCore;
+  d.looped = setup.wrap == WrapMode::kLoop;
+  d.hold_end = !d.looped;
+  d.time = std::isfinite(time) ? time : 0.0f;
+  return d;
+}
+
+// The stack runs only on the root it accepts (ControlStack::update): finite, and still finite
+// once its rotation is normalized.
+bool root_usable(const Transform& root) {
+  if (!is_finite(root)) return false;
+  Transform r = root;
+  r.rotation = glm::normalize(r.rotation);
+  return is_finite(r);
+}
+
+}  // namespace
+
 Result<Character> build_character(const CharacterSetup& setup, std::span<const ControlDesc> controls,
                                   const Transform& root, float time) {
-  if (!setup.rig || !setup.clip || !setup.animation)
-    return make_error("character setup: rig, clip and animation binding are all required");
+  if (!setup.rig) return make_error("character setup: the rig is required");
+  const bool single = setup.tracks.empty();
+  if (single && (!setup.clip || !setup.animation))
+    return make_error("character setup: rig, clip and animation binding are all required (or tracks)");
   const Rig& rig = *setup.rig;
-  const AnimationBinding& binding = *setup.animation;
-  if (binding.mode == AnimationMode::kNative && binding.clip_binding.joint_count() != rig.joint_count())
-    return make_error("character setup: the clip binding was made for a rig of " +
-                      std::to_string(binding.clip_binding.joint_count()) + " joints, rig '" + rig.name() + "' has " +
-                      std::to_string(rig.joint_count()));
-  if (binding.mode == AnimationMode::kRetarget &&
-      (!binding.retarget || binding.retarget->target_signature != rig.signature()))
-    return make_error("character setup: the retarget binding was not made for rig '" + rig.name() + "'");
   if (!is_finite(root)) return make_error("character setup: the root placement is not finite");
+  if (setup.event_capacity < 0) return make_error("character setup: the event capacity is negative");
+  const TrackDesc one = single ? single_track(setup, time) : TrackDesc{};
+  auto animator = Animator::build(rig, single ? std::span<const TrackDesc>(&one, 1) : setup.tracks, setup.composition);
+  if (!animator) return make_error("character setup: " + animator.message());
   auto stack = ControlStack::build(rig, controls);
   if (!stack) return stack.error();
   Character c;
   c.root = root;
-  c.time = wrap_clip_time(time, setup.clip->duration, setup.wrap);
+  c.animator = std::move(animator).value();
+  if (single) c.time = c.animator.state(0).time_position;
   c.pose = make_pose(rig);
   c.world.assign(static_cast<size_t>(rig.joint_count()), Transform::identity());
-  c.animation = make_animation_context(binding);
+  c.events.assign(static_cast<size_t>(setup.event_capacity), AnimEvent{});
   c.stack = std::move(stack).value();
   return c;
 }
 
 bool update_character(const CharacterSetup& setup, Character& c, float dt) {
   c.ok = false;
-  if (!setup.rig || !setup.clip || !setup.animation) return false;
+  c.event_count = c.events_dropped = 0;
+  c.root_delta = Transform::identity();
+  if (!setup.rig) return false;
   const Rig& rig = *setup.rig;
-  if (std::isfinite(dt) && dt > 0.0f) {
-    const float rate = std::isfinite(c.playback_rate) ? c.playback_rate : 0.0f;
-    c.time = wrap_clip_time(c.time + rate * dt, setup.clip->duration, setup.wrap);
-    c.scene_time += dt;
+  const bool single = setup.tracks.empty();
+  if (single) {
+    // The single animation's track follows the character's own time and rate fields.
+    if (c.animator.track_count() != 1) return false;
+    if (std::memcmp(&c.time, &c.animator.state(0).time_position, sizeof(float)) != 0) c.animator.set_time(0, c.time);
+    c.animator.adjust_speed(0, std::isfinite(c.playback_rate) ? c.playback_rate : 0.0f);
   }
-  if (!sample_animation(*setup.clip, *setup.animation, rig, c.time, setup.wrap, c.animation, c.pose.local,
-                        c.pose.coverage))
-    return false;
   if (c.world.size() != static_cast<size_t>(rig.joint_count())) return false;
+  const AnimatorReport r = c.animator.update(rig, dt, c.pose.local, c.pose.coverage, c.events);
+  if (!r.ok) return false;
+  c.event_count = r.events_written;
+  c.events_dropped = r.events_dropped;
+  c.root_delta = r.root_delta;
+  if (single) c.time = c.animator.state(0).time_position;
+  if (std::isfinite(dt) && dt > 0.0f) c.scene_time += dt;
+  if (!root_usable(c.root)) return false;  // the stack would refuse it (nothing would run)
   c.stack.update(rig, StackFrame{c.root, dt, c.scene_time, setup.ground}, c.pose, c.world);
   c.ok = true;
   return true;
 }
 
+
 namespace {
 
 void prefetch_arrays(const Character& c) {
-  prefetch_vectors(c.pose.local, c.pose.coverage, c.world, c.animation.source_local, c.animation.source_coverage,
-                   c.animation.retarget.source_orientation, c.animation.retarget.source_position,
-                   c.animation.retarget.target_rotation, c.animation.cursor.keys);
+  prefetch_vectors(c.pose.local, c.pose.coverage, c.world);
+  c.animator.prefetch();
   c.stack.prefetch_slots();
 }
 

@@ -224,7 +224,7 @@ TEST_CASE("build_character refuses an incomplete or mismatched setup", "[runtime
   other.rig = &r6;  // the binding was made for R15
   const Result<Character> bad = build_character(other, {});
   REQUIRE_FALSE(bad.ok());
-  CHECK(bad.message().find("joints") != std::string::npos);
+  CHECK(bad.message().find("another rig") != std::string::npos);
 
   ControlDesc broken;
   broken.name = "Broken";

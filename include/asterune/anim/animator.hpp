@@ -46,7 +46,8 @@ std::optional<TrackPriority> parse_track_priority(std::string_view name);
 /// How levels share a joint (rule AN4). kBudget (default, Roblox): levels take the remaining
 /// budget from the top; within a level claims are normalised only when they sum past 1.
 /// kRemainder (Unity-style layers): each level is blended over what is below it by its summed
-/// claim (min 1), i.e. lower = slerp(lower, level, min(W, 1)); the rest pose is the bottom.
+/// claim (min 1), i.e. lower = blend(lower, level, min(W, 1)); the rest pose is the bottom. Both
+/// modes expand into one weight per contribution and blend once (docs/animator.md).
 enum class CompositionMode : std::uint8_t { kBudget, kRemainder };
 
 /// Per-joint weights for a track, by part names (rule AN5). Resolved at build.
@@ -71,6 +72,9 @@ struct TrackDesc {
   bool additive = false;        // rule AN6: adds its difference from a reference pose
   float reference_time = 0.0f;  // additive: the reference pose's clip time
   bool root_motion = false;     // rule AN9: the root joint's travel and yaw become a delta
+  /// Non-looped only: clamp at the ends and keep playing at full weight (no stop, no fade-out),
+  /// as a single clip sampled with WrapMode::kClamp does (runtime's CharacterSetup::wrap).
+  bool hold_end = false;
 };
 
 /// How play() brings a track in (rule AN8).
@@ -128,7 +132,12 @@ struct AnimatorReport {
 
 class Animator {
  public:
-  Animator() = default;
+  Animator();
+  ~Animator();
+  Animator(const Animator&);
+  Animator(Animator&&) noexcept;
+  Animator& operator=(const Animator&);
+  Animator& operator=(Animator&&) noexcept;
 
   /// Binds every track to `rig` (masks resolved, additive references sampled, scratch sized).
   /// Fails naming the track and the reason: no clip/binding, a binding for another rig (by
@@ -137,13 +146,17 @@ class Animator {
   static Result<Animator> build(const Rig& rig, std::span<const TrackDesc> tracks,
                                 CompositionMode mode = CompositionMode::kBudget);
 
-  int track_count() const { return static_cast<int>(tracks_.size()); }
+  int track_count() const;
   /// Index of the track named `name`, or -1.
   int find_track(std::string_view name) const;
   const TrackDesc& desc(int track) const;
   const TrackState& state(int track) const;
   /// Clip length in seconds.
   float length(int track) const;
+  CompositionMode mode() const { return mode_; }
+  /// The joint root motion is taken from (rule AN9): the first joint in layout order whose parent
+  /// part is the rig's root part (R15: Root, placing LowerTorso); -1 when the rig has none.
+  int root_motion_joint() const { return root_joint_; }
 
   // --- commands (allocation-free; a bad index or nonfinite value is ignored) ----------
   /// Starts (or restarts from time 0, or from the end when speed < 0) the track (rule AN1).
@@ -171,10 +184,28 @@ class Animator {
   // Per-track state and scratch, composition order, inertial offsets: defined by
   // src/anim/animator.cpp (the implementer owns this section).
   struct Track;
+  // One decaying offset of an inertial transition (rule AN8): x(t) along `axis` (an angle in
+  // radians for a rotation, studs for a position), Bollo's quintic reaching 0 at t1.
+  struct Decay {
+    glm::vec3 axis{0.0f};
+    float x0 = 0.0f, v0 = 0.0f, a0 = 0.0f, a = 0.0f, b = 0.0f, c = 0.0f, t1 = 0.0f;
+  };
   std::vector<Track> tracks_;
   std::uint64_t rig_signature_ = 0;
   int joint_count_ = 0;
   CompositionMode mode_ = CompositionMode::kBudget;
+  int root_joint_ = -1;
+  std::vector<int> override_order_;  // non-additive tracks, highest priority first, then build order
+  std::vector<int> level_end_;       // per level of override_order_: one past its last entry
+  std::vector<int> additive_order_;  // additive tracks, ascending priority, then build order
+  // The last two outputs (inertial capture) and the dt between them.
+  std::vector<Transform> last_out_, prev_out_;
+  float last_dt_ = 0.0f;
+  bool has_last_ = false, has_prev_ = false;
+  // Inertial transition state (rule AN8).
+  std::vector<Decay> decay_rotation_, decay_position_;
+  bool inertial_pending_ = false, inertial_active_ = false;
+  float inertial_time_ = 0.0f, inertial_elapsed_ = 0.0f;
 };
 
 }  // namespace asterune

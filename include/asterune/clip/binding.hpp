@@ -13,6 +13,7 @@
 // Tracks whose names match no joint are not an error: they are listed in unmatched_tracks().
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
@@ -43,6 +44,10 @@ class ClipBinding {
   std::span<const std::string> unmatched_tracks() const { return unmatched_; }
   /// Number of joints driven by some track.
   int bound_count() const;
+  /// Layout signature (Rig::signature(), rule R7) of the rig this binding was made for by
+  /// build_clip_binding(clip, rig); 0 for a source-skeleton binding or one built from tracks.
+  /// Players refuse a native binding whose signature is not their rig's.
+  std::uint64_t target_signature() const { return target_signature_; }
 
  private:
   friend Result<ClipBinding> build_clip_binding_from_tracks(const Clip& clip, std::vector<int> track_of_joint,
@@ -52,6 +57,8 @@ class ClipBinding {
   std::vector<Transform> defaults_;
   std::vector<std::string> unmatched_;
   int track_count_ = 0;
+  std::uint64_t target_signature_ = 0;
+  friend Result<ClipBinding> build_clip_binding(const Clip& clip, const Rig& rig);
 };
 
 /// Checks a clip's keys (setup time, so sampling needs no checks): every track's key counts

@@ -1,26 +1,30 @@
-// Characters and the batch update: many characters that share one immutable rig, clip and
-// animation binding, each with its own pose, scratch, playback cursor, control stack and time,
-// updated in one call through a parallel-for the engine supplies (the library never creates a
-// thread).
+// Characters and the batch update: many characters that share one immutable rig, clips and
+// animation bindings, each with its own animator (tracks, fades, sampling scratch), pose,
+// control stack and time, updated in one call through a parallel-for the engine supplies (the
+// library never creates a thread).
 //
-//   shared, read-only          per character, written only by its own update
-//   +------------------+       +--------------------------------------------------+
-//   | Rig              |       | time, root     Pose (local T, coverage)          |
-//   | Clip             |  -->  | AnimationContext (source scratch, retarget       |
-//   | AnimationBinding |       |   scratch, clip cursor)   world scratch          |
-//   +------------------+       | ControlStack (smoothed targets, solver history)  |
-//                              +--------------------------------------------------+
+//   shared, read-only             per character, written only by its own update
+//   +---------------------+       +--------------------------------------------------+
+//   | Rig                 |       | root, scene time   Pose (local T, coverage)      |
+//   | Clips               |  -->  | Animator (tracks: time, weights, sampling        |
+//   | AnimationBindings   |       |   scratch; composition; inertial state)          |
+//   | TrackDescs          |       | events buffer, root_delta   world scratch        |
+//   +---------------------+       | ControlStack (smoothed targets, solver history)  |
+//                                 +--------------------------------------------------+
 //
-// One frame of one character: advance time by dt, sample the clip (natively or retargeted)
-// into the pose, run the control stack on it (which leaves the final world placements in
-// `world`). Because nothing mutable is shared, a batch gives the same bits as updating the
-// characters one by one, in any order and on any number of threads.
+// One frame of one character: the animator advances its tracks by dt, samples and composes them
+// into the pose (rules AN1-AN10), then the control stack runs on it (which leaves the final
+// world placements in `world`). The single `clip` + `animation` of a setup is one looped Core
+// track at weight 1 and gives exactly the sampled clip (rule AN10). Because nothing mutable is
+// shared, a batch gives the same bits as updating the characters one by one, in any order and on
+// any number of threads.
 #pragma once
 
 #include <cstddef>
 #include <span>
 #include <vector>
 
+#include "asterune/anim/animator.hpp"
 #include "asterune/clip/clip.hpp"
 #include "asterune/clip/sample.hpp"
 #include "asterune/controls/stack.hpp"
@@ -39,37 +43,54 @@ class Rig;
 /// from any number of threads at once).
 struct CharacterSetup {
   const Rig* rig = nullptr;
+  /// One animation: a Core track at weight 1, looped (kLoop) or held at its ends (kClamp), whose
+  /// time and rate are Character::time and playback_rate. Used when `tracks` is empty.
   const Clip* clip = nullptr;
   const AnimationBinding* animation = nullptr;  // build_animation_binding(*clip, *rig, ...)
   WrapMode wrap = WrapMode::kLoop;
   /// Ground for feet controls (rule G1), shared by every character: its cast() is const and is
   /// called from every thread of a batch at once. nullptr = no ground (every foot ray misses).
   const GroundQuery* ground = nullptr;
+  /// Several tracks (rules AN1-AN10): when not empty, each character's animator plays these
+  /// (clip and animation above are then ignored); the engine drives them through
+  /// Character::animator's commands. The span and what it points to must outlive the build only;
+  /// the clips and bindings must outlive the characters.
+  std::span<const TrackDesc> tracks = {};
+  CompositionMode composition = CompositionMode::kBudget;
+  /// Events each character can report per update (Character::events' size).
+  int event_capacity = 32;
 };
 
 /// One character's own state. Built once (build_character, allocates); updates then only write
 /// into it. Move it, don't share it between threads during an update.
 struct Character {
   Transform root;                // world placement of the root part; the engine moves it
-  float time = 0.0f;             // clip time in seconds (kept wrapped or clamped to the clip)
-  float playback_rate = 1.0f;    // clip seconds per second of dt
+  float time = 0.0f;             // single animation: clip time in seconds (wrapped or clamped)
+  float playback_rate = 1.0f;    // single animation: clip seconds per second of dt
   float scene_time = 0.0f;       // seconds since start, advanced by dt: the stack's path-target time
   Pose pose;                     // the final pose after the last update
   std::vector<Transform> world;  // world placements of the final pose (rig.joint_count())
-  AnimationContext animation;    // sampling scratch + playback cursor
+  Animator animator;             // tracks, their sampling scratch and playback state
+  std::vector<AnimEvent> events; // event buffer (setup.event_capacity entries)
+  int event_count = 0;           // events of the last update, in events[0, event_count)
+  int events_dropped = 0;        // events of the last update that did not fit
+  Transform root_delta;          // last update's root motion (rule AN9); the engine applies it
   ControlStack stack;
-  bool ok = false;               // false: the last update found sizes that did not match (nothing ran)
+  bool ok = false;               // false: a stage of the last update did not run (bad sizes, rig or root)
 };
 
 /// Sizes a character for `setup` and binds `controls` to the rig. Fails on a setup with a
-/// missing rig, clip or binding, a binding made for another rig, or a control that does not
-/// bind (message names it). Allocates (setup only).
+/// missing rig, clip or binding, a binding made for another rig (by layout signature, rule R7),
+/// a track that does not build, or a control that does not bind (message names it). Allocates
+/// (setup only).
 Result<Character> build_character(const CharacterSetup& setup, std::span<const ControlDesc> controls,
                                   const Transform& root = Transform::identity(), float time = 0.0f);
 
-/// One frame of one character: time += playback_rate * dt (dt <= 0 or nonfinite: time holds),
-/// sample the clip into the pose, run the stack (StackFrame{root, dt, scene_time, setup.ground}). Returns
-/// character.ok. Allocation-free, no exceptions, no locks; reads `setup`, writes `character` only.
+/// One frame of one character: the animator's update (single animation: its track takes
+/// character.time and playback_rate first, and character.time its time after), events into
+/// character.events, then the stack (StackFrame{root, dt, scene_time, setup.ground}). Returns
+/// character.ok: false when any stage did not run (wrong sizes, another rig, a nonfinite root).
+/// Allocation-free, no exceptions, no locks; reads `setup`, writes `character` only.
 bool update_character(const CharacterSetup& setup, Character& character, float dt);
 
 /// The body a parallel-for runs: update the characters [begin, end).
