@@ -42,7 +42,9 @@ AnimatorPoseSource::AnimatorPoseSource(const io::SceneDesc& scene, const Rig& ri
   tracks.insert(tracks.end(), scene.tracks.begin(), scene.tracks.end());
 
   std::vector<TrackDesc> descs;
-  for (const io::SceneTrack& t : tracks) {
+  for (size_t i = 0; i < tracks.size(); ++i) {
+    const io::SceneTrack& t = tracks[i];
+    const bool is_animation_block = scene.animation && i == 0;
     auto bound = std::make_unique<BoundClip>();
     bind_clip(*bound, t.clip, t.retarget, rig, bake, &cache_);
     TrackDesc d;
@@ -61,6 +63,8 @@ AnimatorPoseSource::AnimatorPoseSource(const io::SceneDesc& scene, const Rig& ri
     d.additive = t.additive;
     d.reference_time = t.reference_time;
     d.root_motion = t.root_motion;
+    // The "animation" block clamps at its end like a single sampled clip (rule AN10).
+    d.hold_end = is_animation_block && !d.looped;
     root_motion_ = root_motion_ || t.root_motion;
     notes_.push_back("track " + t.name + ": " + t.clip.string() + ", " + to_string(d.priority) + ", " +
                      (d.looped ? "looped" : "once") + (t.additive ? ", additive" : "") +
