@@ -187,17 +187,17 @@ SceneTrack animation_track(const SceneAnimation& animation) {
 }
 
 Status check_track_masks(std::span<const SceneTrack> tracks, const Rig& rig, const std::filesystem::path& scene_file) {
-  const std::string root_part = rig.root_part() >= 0 ? rig.part(rig.root_part()).name : std::string();
   for (size_t i = 0; i < tracks.size(); ++i) {
     for (size_t k = 0; k < tracks[i].mask_parts.size(); ++k) {
       const std::string& part = tracks[i].mask_parts[k];
-      if (!root_part.empty() && part == root_part) continue;
       const JointLookup found = rig.find_joint(part);
       if (found.found()) continue;
       const std::string where = "/tracks/" + std::to_string(i) + "/mask/parts/" + std::to_string(k);
-      const std::string reason = found.status == LookupStatus::kNotFound
-                                     ? "no part named '" + part + "' in rig '" + rig.name() + "'"
-                                     : found.message;
+      const bool root = rig.root_part() >= 0 && rig.part(rig.root_part()).name == part;
+      const std::string reason =
+          root ? "'" + part + "' is the root part of rig '" + rig.name() + "', which no joint places (name the parts below it)"
+          : found.status == LookupStatus::kNotFound ? "no part named '" + part + "' in rig '" + rig.name() + "'"
+                                                    : found.message;
       return make_error(scene_file.string() + ": " + where + ": " + reason);
     }
   }

@@ -1,5 +1,5 @@
 # asterune-solve playing a scene's "tracks" and "commands" through the animator (rules AN1, AN2,
-# AN7, AN10, F3): the single "animation" block is one looped Core track (byte-equal output), the
+# AN7, AN10, F3, F6): the single "animation" block is one looped Core track (byte-equal output), the
 # JSON frames' "tracks" weights and times against hand-computed linear fades, events, the table's
 # track lines, the KeyframeSequence defaults, the example scene, and bad input (exit 2, one line).
 #   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -DTMP_ROOT=<tmp root> -P tracks_cli_tests.cmake

@@ -1,4 +1,4 @@
-// The scene "tracks" and "commands" blocks (formats.md; rules AN1-AN6, AN10, F3): every key read
+// The scene "tracks" and "commands" blocks (formats.md; rules AN1-AN6, AN10, F3, F6): every key read
 // with its value, the defaults, weight clamping, and bad input named by its JSON path.
 #include <catch2/catch.hpp>
 
@@ -244,11 +244,17 @@ TEST_CASE("scene tracks: bad input names the JSON path and the reason (rule F3)"
 TEST_CASE("scene tracks: mask parts are checked against the rig (rules AN5, R6)", "[io][scene][tracks]") {
   const Rig rig = build_rig(*builtin_rig_desc("r15")).value();
   const io::SceneDesc ok = parse(R"("tracks": [{"name": "A", "clip": "a.bvh",
-      "mask": {"parts": ["RightUpperArm", "UpperTorso/Head", "HumanoidRootPart"]}}])");
+      "mask": {"parts": ["RightUpperArm", "UpperTorso/Head"]}}])");
   CHECK(io::check_track_masks(ok.tracks, rig, "x.scene.json"));
   const io::SceneDesc bad = parse(R"("tracks": [{"name": "A", "clip": "a.bvh"},
       {"name": "B", "clip": "b.bvh", "mask": {"parts": ["Head", "Tail"]}}])");
   const Status st = io::check_track_masks(bad.tracks, rig, "x.scene.json");
   REQUIRE_FALSE(st);
   CHECK(st.message() == "x.scene.json: /tracks/1/mask/parts/1: no part named 'Tail' in rig 'R15'");
+  // The root part is a part of the rig but no joint places it: the animator cannot mask it.
+  const io::SceneDesc root = parse(R"("tracks": [{"name": "A", "clip": "a.bvh", "mask": {"parts": ["HumanoidRootPart"]}}])");
+  const Status rs = io::check_track_masks(root.tracks, rig, "x.scene.json");
+  REQUIRE_FALSE(rs);
+  CHECK(rs.message() == "x.scene.json: /tracks/0/mask/parts/0: 'HumanoidRootPart' is the root part of rig 'R15', "
+                        "which no joint places (name the parts below it)");
 }

@@ -75,8 +75,9 @@ struct SceneCommand {
 SceneTrack animation_track(const SceneAnimation& animation);
 
 /// Checks every mask part of the scene's `tracks` (SceneDesc::tracks, in file order) against
-/// `rig`: a joint's child part name, a parent-qualified "Parent/Child" name (rule R6), or the
-/// root part. Fails naming the place, e.g. "<file>: /tracks/2/mask/parts/0: no part named
+/// `rig`: a joint's child part name or a parent-qualified "Parent/Child" name (rule R6), as
+/// Rig::find_joint resolves them (the root part, which no joint places, is not one). Fails naming
+/// the place, e.g. "<file>: /tracks/2/mask/parts/0: no part named
 /// 'Tail' in rig 'R15'".
 Status check_track_masks(std::span<const SceneTrack> tracks, const Rig& rig, const std::filesystem::path& scene_file);
 
