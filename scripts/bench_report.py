@@ -23,6 +23,8 @@ GOALS = [
     ("BM_LookAt1", "time", 3.6, "Y", "look-at, one joint, limits on"),
     ("BM_FeetR15", "ns_per_leg", 8.0, "Y", "feet control per leg: two legs, pelvis, normals, plane ground"),
     ("BM_FullFrameR15", "time", 64.0, "Y", "full R15 frame: retarget + feet/pelvis + look-at + arm IK + tail spring"),
+    ("BM_AnimatorR15", "time", 30.0, "Y", "animator: four native R15 tracks (3 Movement, 1 masked Action) sampled and composed"),
+    ("BM_AnimatorR15Compose", "ns_per_joint_track", 0.1, "Y", "animator composition alone, per joint per track"),
     ("BM_Batch10k", "ms_per_frame", 10.0, "ms", "10,000 characters through the batch API on 2 threads"),
 ]
 

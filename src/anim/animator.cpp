@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <numeric>
 
 #include "asterune/core/assert.hpp"
 #include "asterune/core/prefetch.hpp"
@@ -17,7 +15,6 @@ constexpr const char* kPriorityNames[kTrackPriorityCount] = {"Core",    "Idle", 
                                                               "Action2", "Action3", "Action4"};
 // Whole loops a root-motion delta walks in one update (rule AN9); more are not added.
 constexpr int kMaxRootLoops = 1024;
-constexpr float kInf = std::numeric_limits<float>::infinity();
 
 int rank(TrackPriority p) { return static_cast<int>(p); }
 
@@ -57,6 +54,7 @@ struct Animator::Track {
   std::vector<Transform> local;      // this update's sample (joint count)
   std::vector<float> coverage;
   std::vector<float> mask;           // per joint; empty: 1 for every joint
+  mutable std::vector<float> claim;  // composition scratch: this update's claim per joint
   std::vector<Transform> reference;  // additive: the reference pose
   std::vector<int> markers;          // clip marker indexes in time order
   float length = 0.0f;
@@ -71,7 +69,7 @@ struct Animator::Track {
   Transform heading_start, heading_end, heading_prev;
   bool heading_valid = false;
   Transform root_step;      // this update's delta
-  float root_weight = 0.0f; // effective weight of the root joint this update
+  mutable float root_weight = 0.0f;  // effective weight of the root joint (set by composition)
   int wraps = 0;            // loop wraps this update
 
   // This update's walk over the clip (rule AN7), in "progress" coordinates v: v = t forward,
@@ -132,6 +130,7 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
     tr.context = make_animation_context(b);
     tr.local.assign(n, Transform::identity());
     tr.coverage.assign(n, 0.0f);
+    tr.claim.assign(n, 0.0f);
     if (!d.mask.parts.empty()) {
       tr.mask.assign(n, 0.0f);
       const float w = std::clamp(d.mask.weight, 0.0f, 1.0f);
@@ -171,10 +170,18 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
       if (!head(0.0f, tr.heading_start) || !head(tr.length, tr.heading_end))
         return make_error(label + ": the root joint could not be sampled");
     }
-    // A fresh context: the build's samples must not leave a cursor position behind.
-    tr.context = make_animation_context(b);
     tr.state.speed = d.speed;
     tr.state.time_position = wrap_clip_time(d.time, tr.length, wrap);
+    if (d.root_motion) {
+      // The first step's travel starts from the start time's heading.
+      const auto r = static_cast<size_t>(a.root_joint_);
+      if (!sample_animation(*d.clip, b, rig, tr.state.time_position, wrap, tr.context, tr.local, tr.coverage))
+        return make_error(label + ": the root joint could not be sampled");
+      tr.heading_prev = heading(rig.c0()[r] * tr.local[r] * rig.c1_inverse()[r]);
+      tr.heading_valid = true;
+    }
+    // A fresh context: the build's samples must not leave a cursor position behind.
+    tr.context = make_animation_context(b);
     tr.state.playing = d.playing;
     const float w = d.additive ? d.weight : std::max(0.0f, d.weight);
     tr.state.weight_current = tr.state.weight_target = d.playing ? w : 0.0f;
@@ -193,6 +200,15 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
   a.prev_out_.assign(n, Transform::identity());
   a.decay_rotation_.assign(n, Decay{});
   a.decay_position_.assign(n, Decay{});
+  a.scratch_rest_.assign(n, 0.0f);
+  a.scratch_sum_.assign(n, 0.0f);
+  a.scratch_scale_.assign(n, 0.0f);
+  a.scratch_single_e_.assign(n, 0.0f);
+  a.scratch_count_.assign(n, 0);
+  a.scratch_single_.assign(n, 0);
+  a.scratch_first_.assign(n, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  a.scratch_acc_.assign(n, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  a.scratch_pos_.assign(n, glm::vec3(0.0f));
   return a;
 }
 
@@ -264,7 +280,9 @@ void Animator::play(int track, const PlayOptions& o) {
   tr.end_fade = fade;
   tr.ending = false;
   tr.stop_pending = false;
-  tr.heading_valid = false;
+  // Root motion walks from the restart's heading (the clip's start, or its end backwards).
+  tr.heading_prev = o.speed < 0.0f ? tr.heading_end : tr.heading_start;
+  tr.heading_valid = true;
   if (o.transition == TransitionKind::kInertial && !tr.desc.additive) {
     // Rule AN8: the incoming track takes its weight at once, the others of its level stop at
     // once, and the pose's jump decays over `fade` from the next update.
@@ -442,6 +460,157 @@ double event_total(const T& tr, const Clip& clip) {
 
 }  // namespace
 
+void Animator::compose_samples(std::span<Transform> local, std::span<float> coverage) const {
+  // Overrides by priority (rule AN4), or the lone full-weight track as sampled (rule AN10).
+  int overrides = 0;
+  bool any_additive = false, any_root = false;
+  const Track* lone_track = nullptr;
+  for (const Track& tr : tracks_) {
+    if (!tr.sampled) continue;
+    if (tr.desc.additive) {
+      any_additive = true;
+      continue;
+    }
+    ++overrides;
+    lone_track = &tr;
+    any_root = any_root || (tr.desc.root_motion && root_joint_ >= 0);
+  }
+  const auto n = static_cast<size_t>(joint_count_);
+  for (const Track& tr : tracks_) tr.root_weight = 0.0f;
+  if (overrides == 1 && !any_root && lone_track->state.weight_current == 1.0f && lone_track->mask.empty()) {
+    std::copy(lone_track->local.begin(), lone_track->local.end(), local.begin());
+    std::copy(lone_track->coverage.begin(), lone_track->coverage.end(), coverage.begin());
+  } else {
+    // Track-major (each pass runs over the joints of one track, no per-joint indirection), in
+    // the same order of operations per joint as the formula: levels from the top, tracks in
+    // composition order within a level.
+    const bool budget = mode_ == CompositionMode::kBudget;
+    float* rest = scratch_rest_.data();
+    float* sum = scratch_sum_.data();
+    float* scale = scratch_scale_.data();
+    float* single_e = scratch_single_e_.data();
+    int* count = scratch_count_.data();
+    int* single = scratch_single_.data();
+    glm::quat* first = scratch_first_.data();
+    glm::quat* acc = scratch_acc_.data();
+    glm::vec3* pos = scratch_pos_.data();
+    for (size_t j = 0; j < n; ++j) {
+      rest[j] = 1.0f;
+      count[j] = 0;
+      acc[j] = glm::quat(0.0f, 0.0f, 0.0f, 0.0f);
+      pos[j] = glm::vec3(0.0f);
+    }
+    int begin = 0;
+    for (const int level_end : level_end_) {
+      bool any = false;
+      for (int i = begin; i < level_end; ++i) {
+        const Track& tr = tracks_[static_cast<size_t>(override_order_[static_cast<size_t>(i)])];
+        if (!tr.sampled) continue;
+        const float w = tr.state.weight_current;
+        const float* cov = tr.coverage.data();
+        float* claim = tr.claim.data();
+        if (tr.mask.empty()) {
+          for (size_t j = 0; j < n; ++j) claim[j] = w * cov[j];
+        } else {
+          const float* mask = tr.mask.data();
+          for (size_t j = 0; j < n; ++j) claim[j] = w * cov[j] * mask[j];
+        }
+        if (!any) {
+          std::copy(claim, claim + n, sum);
+          any = true;
+        } else {
+          for (size_t j = 0; j < n; ++j) sum[j] += claim[j];
+        }
+      }
+      if (any) {
+        for (size_t j = 0; j < n; ++j) {
+          const float w = sum[j];
+          if (!(w > 0.0f)) {
+            scale[j] = 0.0f;
+            continue;
+          }
+          const float m = std::min(w, 1.0f);
+          const float k = budget ? std::min(1.0f, rest[j] / m) : rest[j];
+          scale[j] = k / std::max(w, 1.0f);
+          rest[j] -= m * k;
+          if (!(rest[j] > 0.0f)) rest[j] = 0.0f;  // lower levels then take nothing
+        }
+        for (int i = begin; i < level_end; ++i) {
+          const int t = override_order_[static_cast<size_t>(i)];
+          const Track& tr = tracks_[static_cast<size_t>(t)];
+          if (!tr.sampled) continue;
+          const float* claim = tr.claim.data();
+          const Transform* x = tr.local.data();
+          for (size_t j = 0; j < n; ++j) {
+            const float e = claim[j] * scale[j];
+            if (!(e > 0.0f)) continue;
+            const glm::quat& q = x[j].rotation;
+            if (count[j] == 0) first[j] = q;
+            const float sg = glm::dot(first[j], q) < 0.0f ? -e : e;
+            acc[j] = glm::quat(acc[j].w + sg * q.w, acc[j].x + sg * q.x, acc[j].y + sg * q.y, acc[j].z + sg * q.z);
+            pos[j] += e * x[j].position;
+            ++count[j];
+            single[j] = t;
+            single_e[j] = e;
+          }
+          if (root_joint_ >= 0) {
+            const auto r = static_cast<size_t>(root_joint_);
+            const float e = claim[r] * scale[r];
+            tr.root_weight = e > 0.0f ? e : 0.0f;
+          }
+        }
+      }
+      begin = level_end;
+    }
+    for (size_t j = 0; j < n; ++j) {
+      if (count[j] == 0) {
+        local[j] = Transform::identity();
+        coverage[j] = 0.0f;
+      } else if (count[j] == 1 && single_e[j] == 1.0f) {
+        local[j] = tracks_[static_cast<size_t>(single[j])].local[j];
+        coverage[j] = 1.0f;
+      } else {
+        glm::quat q = acc[j];
+        q.w += first[j].w < 0.0f ? -rest[j] : rest[j];  // the rest pose's identity, sign-aligned
+        const float len2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+        local[j].rotation = len2 > 1e-20f ? q * (1.0f / std::sqrt(len2)) : first[j];
+        local[j].position = pos[j];
+        coverage[j] = 1.0f - rest[j];
+      }
+    }
+  }
+
+  // Additive tracks (rule AN6), ascending priority then build order.
+  if (any_additive) {
+    for (const int t : additive_order_) {
+      const Track& tr = tracks_[static_cast<size_t>(t)];
+      if (!tr.sampled) continue;
+      for (size_t j = 0; j < n; ++j) {
+        const float a = tr.state.weight_current * tr.coverage[j] * (tr.mask.empty() ? 1.0f : tr.mask[j]);
+        if (a == 0.0f || !std::isfinite(a)) continue;
+        glm::quat d = tr.local[j].rotation * glm::conjugate(tr.reference[j].rotation);
+        if (a < 0.0f) d = glm::conjugate(d);
+        if (d.w < 0.0f) d = -d;
+        const float b = std::fabs(a);
+        const glm::quat q((1.0f - b) + b * d.w, b * d.x, b * d.y, b * d.z);
+        const float len2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+        if (len2 > 1e-20f) local[j].rotation = glm::normalize((q * (1.0f / std::sqrt(len2))) * local[j].rotation);
+        local[j].position += a * (tr.local[j].position - tr.reference[j].position);
+      }
+    }
+  }
+
+}
+
+bool Animator::compose(const Rig& rig, std::span<Transform> local, std::span<float> coverage) const {
+  const auto n = static_cast<size_t>(joint_count_);
+  ASTERUNE_EXPECT_OR_RETURN(rig.signature() == rig_signature_ && rig.joint_count() == joint_count_ &&
+                                local.size() == n && coverage.size() == n,
+                            "the rig is the animator's and local and coverage hold its joint count", false);
+  compose_samples(local, coverage);
+  return true;
+}
+
 AnimatorReport Animator::update(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage,
                                 std::span<AnimEvent> events) {
   AnimatorReport report;
@@ -550,8 +719,7 @@ AnimatorReport Animator::update(const Rig& rig, float dt, std::span<Transform> l
   }
 
   // 3. Sample the tracks that contribute (rule AN4: a weight of 0 claims nothing).
-  bool any_additive = false, any_root = false;
-  int overrides = 0, lone = -1;
+  bool any_root = false;
   for (Track& tr : tracks_) {
     tr.sampled = false;
     tr.root_weight = 0.0f;
@@ -567,12 +735,7 @@ AnimatorReport Animator::update(const Rig& rig, float dt, std::span<Transform> l
       tr.heading_valid = false;
       continue;
     }
-    if (tr.desc.additive) {
-      any_additive = true;
-      continue;
-    }
-    ++overrides;
-    lone = static_cast<int>(&tr - tracks_.data());
+    if (tr.desc.additive) continue;
     if (tr.desc.root_motion && root_joint_ >= 0) {
       // Rule AN9: this step's heading change, then the pose keeps the clip-start heading.
       any_root = true;
@@ -600,94 +763,8 @@ AnimatorReport Animator::update(const Rig& rig, float dt, std::span<Transform> l
     }
   }
 
-  // 4. Overrides by priority (rule AN4), or the lone full-weight track as sampled (rule AN10).
-  const Track* lone_track = lone >= 0 ? &tracks_[static_cast<size_t>(lone)] : nullptr;
-  if (overrides == 1 && !any_root && lone_track->state.weight_current == 1.0f && lone_track->mask.empty()) {
-    std::copy(lone_track->local.begin(), lone_track->local.end(), local.begin());
-    std::copy(lone_track->coverage.begin(), lone_track->coverage.end(), coverage.begin());
-  } else {
-    const bool budget = mode_ == CompositionMode::kBudget;
-    for (size_t j = 0; j < n; ++j) {
-      float rest = 1.0f;
-      int count = 0;
-      const Track* single = nullptr;
-      float single_e = 0.0f;
-      glm::quat first(1.0f, 0.0f, 0.0f, 0.0f);
-      glm::quat acc(0.0f, 0.0f, 0.0f, 0.0f);
-      glm::vec3 pos(0.0f);
-      int begin = 0;
-      for (const int level_end : level_end_) {
-        float sum = 0.0f;
-        for (int i = begin; i < level_end; ++i) {
-          const Track& tr = tracks_[static_cast<size_t>(override_order_[static_cast<size_t>(i)])];
-          if (!tr.sampled) continue;
-          sum += tr.state.weight_current * tr.coverage[j] * (tr.mask.empty() ? 1.0f : tr.mask[j]);
-        }
-        if (sum > 0.0f) {
-          const float m = std::min(sum, 1.0f);
-          const float k = budget ? std::min(1.0f, rest / m) : rest;
-          const float scale = k / std::max(sum, 1.0f);
-          for (int i = begin; i < level_end; ++i) {
-            Track& tr = tracks_[static_cast<size_t>(override_order_[static_cast<size_t>(i)])];
-            if (!tr.sampled) continue;
-            const float claim = tr.state.weight_current * tr.coverage[j] * (tr.mask.empty() ? 1.0f : tr.mask[j]);
-            if (!(claim > 0.0f)) continue;
-            const float e = claim * scale;
-            const Transform& x = tr.local[j];
-            if (count == 0) first = x.rotation;
-            const float s = glm::dot(first, x.rotation) < 0.0f ? -e : e;
-            acc = glm::quat(acc.w + s * x.rotation.w, acc.x + s * x.rotation.x, acc.y + s * x.rotation.y,
-                            acc.z + s * x.rotation.z);
-            pos += e * x.position;
-            ++count;
-            single = &tr;
-            single_e = e;
-            if (static_cast<int>(j) == root_joint_) tr.root_weight = e;
-          }
-          rest -= m * k;
-          if (!(rest > 0.0f)) {
-            rest = 0.0f;
-            break;
-          }
-        }
-        begin = level_end;
-      }
-      if (count == 0) {
-        local[j] = Transform::identity();
-        coverage[j] = 0.0f;
-      } else if (count == 1 && single_e == 1.0f) {
-        local[j] = single->local[j];
-        coverage[j] = 1.0f;
-      } else {
-        const float s = first.w < 0.0f ? -rest : rest;  // the rest pose's identity, sign-aligned
-        acc.w += s;
-        const float len2 = acc.w * acc.w + acc.x * acc.x + acc.y * acc.y + acc.z * acc.z;
-        local[j].rotation = len2 > 1e-20f ? acc * (1.0f / std::sqrt(len2)) : first;
-        local[j].position = pos;
-        coverage[j] = 1.0f - rest;
-      }
-    }
-  }
-
-  // 5. Additive tracks (rule AN6), ascending priority then build order.
-  if (any_additive) {
-    for (const int t : additive_order_) {
-      const Track& tr = tracks_[static_cast<size_t>(t)];
-      if (!tr.sampled) continue;
-      for (size_t j = 0; j < n; ++j) {
-        const float a = tr.state.weight_current * tr.coverage[j] * (tr.mask.empty() ? 1.0f : tr.mask[j]);
-        if (a == 0.0f || !std::isfinite(a)) continue;
-        glm::quat d = tr.local[j].rotation * glm::conjugate(tr.reference[j].rotation);
-        if (a < 0.0f) d = glm::conjugate(d);
-        if (d.w < 0.0f) d = -d;
-        const float b = std::fabs(a);
-        const glm::quat q((1.0f - b) + b * d.w, b * d.x, b * d.y, b * d.z);
-        const float len2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
-        if (len2 > 1e-20f) local[j].rotation = glm::normalize((q * (1.0f / std::sqrt(len2))) * local[j].rotation);
-        local[j].position += a * (tr.local[j].position - tr.reference[j].position);
-      }
-    }
-  }
+  // 4-5. Overrides by priority, then the additive tracks.
+  compose_samples(local, coverage);
 
   // 6. Inertial transition (rule AN8): capture the jump once, then decay it.
   if (inertial_pending_) {

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 
 #include "anim_support.hpp"
 #include "support/math.hpp"
@@ -223,4 +224,22 @@ TEST_CASE("an additive track adds its difference from the reference pose, negati
   Out out(rig);
   REQUIRE(anim.update(rig, 1.0f / 60.0f, out.local, out.coverage).ok);
   CHECK(angle_about_x_deg(out.local[j].rotation) == Approx(20.0f).margin(1e-3));
+}
+
+TEST_CASE("compose() recomposes the last samples as update() did (rules AN4, AN6)", "[anim]") {
+  const Rig rig = r15_rig();
+  const Clip a = const_clip("a", {{"LeftUpperArm", axis_angle_deg(40.0f, kX), kX}});
+  const Clip b = linear_clip("b", "LeftUpperArm", Transform::identity(), Transform{axis_angle_deg(70.0f, kZ), kY});
+  const auto ba = native_binding(a, rig), bb = native_binding(b, rig);
+  TrackDesc add = track("Add", b, *bb, TrackPriority::kIdle, 0.4f);
+  add.additive = true;
+  Animator anim = build_animator(rig, {track("A", a, *ba, TrackPriority::kMovement, 0.7f),
+                                       track("B", b, *bb, TrackPriority::kAction, 0.6f), add});
+  Out first(rig), again(rig);
+  REQUIRE(anim.update(rig, 0.3f, first.local, first.coverage).ok);
+  REQUIRE(anim.compose(rig, again.local, again.coverage));
+  CHECK(std::memcmp(first.local.data(), again.local.data(), first.local.size() * sizeof(Transform)) == 0);
+  CHECK(std::memcmp(first.coverage.data(), again.coverage.data(), first.coverage.size() * sizeof(float)) == 0);
+  std::vector<float> short_cov(2);
+  CHECK_FALSE(anim.compose(rig, again.local, short_cov));
 }

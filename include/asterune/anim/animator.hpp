@@ -64,7 +64,7 @@ struct TrackDesc {
   const AnimationBinding* binding = nullptr;   // build_animation_binding(*clip, rig, ...)
   TrackPriority priority = TrackPriority::kCore;
   bool looped = true;
-  float weight = 1.0f;   // weight when playing at start (and play()'s default target)
+  float weight = 1.0f;   // weight when playing at start (play() takes PlayOptions::weight)
   float speed = 1.0f;    // clip seconds per second of dt; negative plays backwards
   float time = 0.0f;     // start time position (seconds)
   bool playing = true;   // playing from the start at `weight`, no fade
@@ -177,6 +177,13 @@ class Animator {
   AnimatorReport update(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage,
                         std::span<AnimEvent> events = {});
 
+  /// Composes the tracks' last samples again into `local`/`coverage` (the overrides by
+  /// priority and the additive tracks, rules AN4-AN6): no time, fade or event step, no
+  /// sampling, no inertial offset or root-motion delta. For tools that re-read the pose and for
+  /// measuring composition alone (bench). Returns false (nothing written) on the wrong rig or
+  /// span sizes. Allocation-free.
+  bool compose(const Rig& rig, std::span<Transform> local, std::span<float> coverage) const;
+
   /// Cache hint for a batch; no effect on results.
   void prefetch() const;
 
@@ -184,6 +191,7 @@ class Animator {
   // Per-track state and scratch, composition order, inertial offsets: defined by
   // src/anim/animator.cpp (the implementer owns this section).
   struct Track;
+  void compose_samples(std::span<Transform> local, std::span<float> coverage) const;
   // One decaying offset of an inertial transition (rule AN8): x(t) along `axis` (an angle in
   // radians for a rotation, studs for a position), Bollo's quintic reaching 0 at t1.
   struct Decay {
@@ -206,6 +214,12 @@ class Animator {
   std::vector<Decay> decay_rotation_, decay_position_;
   bool inertial_pending_ = false, inertial_active_ = false;
   float inertial_time_ = 0.0f, inertial_elapsed_ = 0.0f;
+  // Composition scratch per joint (compose() is const but writes these: one animator is never
+  // used from two threads at once).
+  mutable std::vector<float> scratch_rest_, scratch_sum_, scratch_scale_, scratch_single_e_;
+  mutable std::vector<int> scratch_count_, scratch_single_;
+  mutable std::vector<glm::quat> scratch_first_, scratch_acc_;
+  mutable std::vector<glm::vec3> scratch_pos_;
 };
 
 }  // namespace asterune
