@@ -15,53 +15,71 @@ BakeCache& bake_cache() {
 }
 }  // namespace
 
+void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::SceneRetarget& retarget, const Rig& rig,
+               bool bake, RetargetCache* cache) {
+  auto loaded = io::load_source_clip(path, retarget.units_to_studs);
+  if (!loaded) throw CliError(loaded.message());
+  out.source = std::move(loaded).value();
+  // A KeyframeSequence from another Roblox rig retargets from it, or plays what matches; a
+  // skeleton source gets its reference pose and origin. What changed goes to stderr.
+  auto notes = io::prepare_scene_source(out.source, retarget, rig, path.string());
+  if (!notes) throw CliError(notes.message());
+  for (const std::string& note : notes.value()) std::cerr << "asterune-solve: note: " << note << "\n";
+  // Native binding first (rule P3); the profile is only built when the names do not bind.
+  if (clip_binds_natively(out.source.clip, rig)) {
+    auto b = build_animation_binding(out.source.clip, rig, nullptr, nullptr);
+    if (!b) throw CliError(path.string() + ": " + b.message());
+    out.binding = std::move(b).value();
+    return;
+  }
+  auto profile = io::build_scene_profile(retarget, out.source.skeleton, rig, out.source.rest_on_ground, &out.roles);
+  if (!profile) throw CliError(path.string() + ": " + profile.message());
+  auto b = build_animation_binding(out.source.clip, rig, &out.source.skeleton, &profile.value(), cache);
+  if (!b) throw CliError(path.string() + ": " + b.message());
+  out.binding = std::move(b).value();
+  out.mapped = out.binding.retarget->mapped_count();
+  if (bake) {
+    auto baked = bake_cache().get(out.source.clip, out.binding.clip_binding, *out.binding.retarget, rig);
+    if (!baked) throw CliError(path.string() + ": " + baked.message());
+    out.baked = baked.value();
+    auto native = build_animation_binding(*out.baked, rig, nullptr, nullptr);
+    if (!native) throw CliError(path.string() + ": baked clip: " + native.message());
+    out.binding = std::move(native).value();
+  }
+}
+
+std::string BoundClip::description(const Rig& rig) const {
+  if (baked) {
+    size_t keys = 0;
+    for (const ClipTrack& t : baked->tracks) keys += t.rotation_times.size();
+    return "retargeted (" + std::to_string(mapped) + " of " + std::to_string(rig.joint_count()) +
+           " joints mapped), baked once into '" + baked->name + "' (" + std::to_string(baked->tracks.size()) +
+           " tracks, " + std::to_string(keys) + " rotation keys) and played natively; source roles: " + roles;
+  }
+  if (binding.mode == AnimationMode::kNative) return "native";
+  return "retargeted (" + std::to_string(binding.retarget->mapped_count()) + " of " + std::to_string(rig.joint_count()) +
+         " joints mapped); source roles: " + roles;
+}
+
 AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base,
                                          bool bake)
     : rig_(rig), base_(std::move(base)) {
   scratch_local_.resize(static_cast<size_t>(rig.joint_count()));
   scratch_coverage_.resize(static_cast<size_t>(rig.joint_count()));
-  auto loaded = io::load_source_clip(animation.clip, animation.retarget.units_to_studs);
-  if (!loaded) throw CliError(loaded.message());
-  clip_ = std::move(loaded).value();
   wrap_ = animation.loop ? WrapMode::kLoop : WrapMode::kClamp;
-  // A KeyframeSequence from another Roblox rig retargets from it, or plays what matches; a
-  // skeleton source gets its reference pose and origin. What changed goes to stderr.
-  auto notes = io::prepare_scene_source(clip_, animation.retarget, rig, animation.clip.string());
-  if (!notes) throw CliError(notes.message());
-  for (const std::string& note : notes.value()) std::cerr << "asterune-solve: note: " << note << "\n";
-  // Native binding first (rule P3); the profile is only built when the names do not bind.
-  if (clip_binds_natively(clip_.clip, rig)) {
-    auto b = build_animation_binding(clip_.clip, rig, nullptr, nullptr);
-    if (!b) throw CliError(animation.clip.string() + ": " + b.message());
-    binding_ = std::move(b).value();
-  } else {
-    auto profile = io::build_scene_profile(animation.retarget, clip_.skeleton, rig, clip_.rest_on_ground, &roles_);
-    if (!profile) throw CliError(animation.clip.string() + ": " + profile.message());
-    auto b = build_animation_binding(clip_.clip, rig, &clip_.skeleton, &profile.value());
-    if (!b) throw CliError(animation.clip.string() + ": " + b.message());
-    binding_ = std::move(b).value();
-    mapped_ = binding_.retarget->mapped_count();
-    if (bake) {
-      auto baked = bake_cache().get(clip_.clip, binding_.clip_binding, *binding_.retarget, rig);
-      if (!baked) throw CliError(animation.clip.string() + ": " + baked.message());
-      baked_ = baked.value();
-      auto native = build_animation_binding(*baked_, rig, nullptr, nullptr);
-      if (!native) throw CliError(animation.clip.string() + ": baked clip: " + native.message());
-      binding_ = std::move(native).value();
-    }
-  }
-  context_ = make_animation_context(binding_);
+  bind_clip(clip_, animation.clip, animation.retarget, rig, bake);
+  context_ = make_animation_context(clip_.binding);
 }
 
-void AnimationPoseSource::sample(float time, std::span<Transform> local, std::span<float> coverage) {
-  const Clip& clip = baked_ ? *baked_ : clip_.clip;
+void AnimationPoseSource::sample(float time, float, std::span<Transform> local, std::span<float> coverage) {
+  const Clip& clip = clip_.clip();
   if (!base_) {
-    sample_animation(clip, binding_, rig_, time, wrap_, context_, local, coverage);
+    sample_animation(clip, clip_.binding, rig_, time, wrap_, context_, local, coverage);
     return;
   }
   std::copy(base_->local.begin(), base_->local.end(), local.begin());
   std::copy(base_->coverage.begin(), base_->coverage.end(), coverage.begin());
-  sample_animation(clip, binding_, rig_, time, wrap_, context_, scratch_local_, scratch_coverage_);
+  sample_animation(clip, clip_.binding, rig_, time, wrap_, context_, scratch_local_, scratch_coverage_);
   for (size_t j = 0; j < scratch_local_.size(); ++j) {
     if (scratch_coverage_[j] <= 0.0f) continue;
     local[j] = scratch_local_[j];
@@ -69,17 +87,6 @@ void AnimationPoseSource::sample(float time, std::span<Transform> local, std::sp
   }
 }
 
-std::string AnimationPoseSource::description() const {
-  if (baked_) {
-    size_t keys = 0;
-    for (const ClipTrack& t : baked_->tracks) keys += t.rotation_times.size();
-    return "retargeted (" + std::to_string(mapped_) + " of " + std::to_string(rig_.joint_count()) +
-           " joints mapped), baked once into '" + baked_->name + "' (" + std::to_string(baked_->tracks.size()) +
-           " tracks, " + std::to_string(keys) + " rotation keys) and played natively; source roles: " + roles_;
-  }
-  if (binding_.mode == AnimationMode::kNative) return "native";
-  return "retargeted (" + std::to_string(binding_.retarget->mapped_count()) + " of " +
-         std::to_string(rig_.joint_count()) + " joints mapped); source roles: " + roles_;
-}
+std::string AnimationPoseSource::description() const { return clip_.description(rig_); }
 
 }  // namespace asterune::cli

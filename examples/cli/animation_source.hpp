@@ -1,7 +1,9 @@
 // asterune-solve: a PoseSource that plays a clip (scene "animation" block or --clip), natively
-// when the clip uses the rig's names (rule P3), retargeted otherwise (docs/retarget.md).
+// when the clip uses the rig's names (rule P3), retargeted otherwise (docs/retarget.md), and the
+// clip loading and binding it shares with the animator's tracks (animator_source.hpp).
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -14,6 +16,29 @@
 
 namespace asterune::cli {
 
+/// A clip loaded from a file and bound to a rig: natively when its track names are the rig's
+/// (rule P3), else retargeted; with --bake a retargeted clip is baked once (rule RT9) and
+/// played natively. Not movable once bound (an Animator keeps pointers to clip() and binding).
+struct BoundClip {
+  io::SourceClip source;               // a KeyframeSequence keeps only the Poses naming a joint of the rig
+  std::shared_ptr<const Clip> baked;   // --bake: the clip that is played instead of source.clip
+  int mapped = 0;                      // retargeted joints (kept for the description when baked)
+  std::string roles;                   // describe_roles() of the source roles (rule RT11)
+  AnimationBinding binding;
+
+  const Clip& clip() const { return baked ? *baked : source.clip; }
+  /// "native", "retargeted (N of M joints mapped); source roles: ...", or with --bake
+  /// "retargeted (...), baked once into '<clip>' (N tracks, K rotation keys) and played
+  /// natively; source roles: ...".
+  std::string description(const Rig& rig) const;
+};
+
+/// Loads `path` (io::load_source_clip) and binds it to `rig` into `out`, retargeting with
+/// `retarget` when the names do not bind natively; `cache` (optional) shares retarget bindings
+/// between clips of one skeleton. Throws CliError naming the clip and the reason.
+void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::SceneRetarget& retarget, const Rig& rig,
+               bool bake, RetargetCache* cache = nullptr);
+
 class AnimationPoseSource final : public PoseSource {
  public:
   /// Loads the clip and binds it to `rig` (throws CliError with the file and reason). `base`
@@ -23,9 +48,9 @@ class AnimationPoseSource final : public PoseSource {
   /// played natively from the baked clip; a native clip is played as it is.
   AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base = {},
                       bool bake = false);
-  void sample(float time, std::span<Transform> local, std::span<float> coverage) override;
+  void sample(float time, float dt, std::span<Transform> local, std::span<float> coverage) override;
 
-  float duration() const { return clip_.clip.duration; }
+  float duration() const { return clip_.source.clip.duration; }
   /// "native", "retargeted (N of M joints mapped)", or with --bake "retarget baked once into
   /// '<clip>' (N tracks, K keys), played natively": printed in the table's header.
   std::string description() const;
@@ -35,11 +60,7 @@ class AnimationPoseSource final : public PoseSource {
   std::optional<Pose> base_;
   std::vector<Transform> scratch_local_;
   std::vector<float> scratch_coverage_;
-  io::SourceClip clip_;
-  std::shared_ptr<const Clip> baked_;  // --bake: the clip that is played instead of clip_.clip
-  int mapped_ = 0;                     // retargeted joints (kept for the description when baked)
-  std::string roles_;                  // describe_roles() of the source roles (rule RT11)
-  AnimationBinding binding_;
+  BoundClip clip_;
   AnimationContext context_;
   WrapMode wrap_ = WrapMode::kLoop;
 };

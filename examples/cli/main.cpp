@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
       "forward by IK and the head tracking a moving target; 60 frames at 60 Hz)\n"
       "and prints the last frame as a table. Exit status: 0 ok, 2 bad arguments or bad file.",
       "asterune-solve"};
-  app.add_option("scene", opt.scene, "asterune.scene/1 file to run (rig, root, pose, animation, ground, controls, frames, dt)");
+  app.add_option("scene", opt.scene, "asterune.scene/1 file to run (rig, root, pose, animation, tracks, commands, ground, controls, frames, dt)");
   app.add_option("--rig", opt.rig,
                  "rig to use instead of the scene's: builtin:r15, builtin:r6, a .rig.json, a Roblox .joints.json "
                  "or a Roblox .rbxmx model")

@@ -9,7 +9,7 @@
 
 namespace asterune::cli {
 
-void StaticPoseSource::sample(float, std::span<Transform> local, std::span<float> coverage) {
+void StaticPoseSource::sample(float, float, std::span<Transform> local, std::span<float> coverage) {
   std::copy(pose_.local.begin(), pose_.local.end(), local.begin());
   std::copy(pose_.coverage.begin(), pose_.coverage.end(), coverage.begin());
 }
@@ -22,7 +22,7 @@ WaveDemoSource::WaveDemoSource(const Rig& rig) {
   head_ = find("Head");
 }
 
-void WaveDemoSource::sample(float time, std::span<Transform> local, std::span<float> coverage) {
+void WaveDemoSource::sample(float time, float, std::span<Transform> local, std::span<float> coverage) {
   const float deg = kDegToRad;
   const float wave = std::sin(2.0f * kPi * 1.5f * time);  // 1.5 waves per second
   auto set = [&](int j, float angle_deg, const glm::vec3& axis) {
@@ -43,12 +43,21 @@ void run_frames(Run& run, int first_recorded, int last_recorded,
   Pose pose = make_pose(run.rig);
   io::FrameRecord rec;
   rec.world.resize(static_cast<size_t>(n));
+  std::optional<Transform> motion;  // root motion so far (rule AN9), applied after the scene's root
   for (int f = 0; f < run.frames; ++f) {
     const float t = static_cast<float>(f) * run.dt;
     reset_pose(pose.local_span(), pose.coverage_span());
     rec.controls.clear();
-    if (run.source) run.source->sample(t, pose.local_span(), pose.coverage_span());
-    const Transform root = run.root_path.empty() ? run.root : io::sample_root_path(run.root_path, t);
+    rec.tracks.clear();
+    rec.events.clear();
+    rec.events_dropped = 0;
+    if (run.source) {
+      run.source->sample(t, f == 0 ? 0.0f : run.dt, pose.local_span(), pose.coverage_span());
+      if (const std::optional<Transform> delta = run.source->finish_frame(rec))
+        motion = motion ? *motion * *delta : *delta;
+    }
+    const Transform base = run.root_path.empty() ? run.root : io::sample_root_path(run.root_path, t);
+    const Transform root = motion ? base * *motion : base;
     for (auto& step : run.steps) step->update(t, run.dt, root, pose.local_span(), pose.coverage_span(), rec.controls);
     evaluate_world(run.rig, root, pose.local_span(), rec.world);
     if (f >= first_recorded && f <= last_recorded) {
@@ -127,6 +136,17 @@ std::string format_table_frame(const Run& run, const io::FrameRecord& rec) {
                rec.coverage[i], z(t.position.x), z(t.position.y), z(t.position.z), z(t.rotation.w), z(t.rotation.x),
                z(t.rotation.y), z(t.rotation.z), e.x, e.y, e.z, z(w.x), z(w.y), z(w.z));
     }
+    for (const io::TrackRecord& tr : rec.tracks)
+      s += "track " + tr.name + ": " +
+           fmt("%s, weight %.3f (target %.3f), time %.4f s, speed %.3f\n", tr.playing ? "playing" : "stopped",
+               z(tr.weight), z(tr.weight_target), z(tr.time), z(tr.speed));
+    for (const io::EventRecord& e : rec.events) {
+      s += "event " + e.track + ": " + e.kind;
+      if (!e.name.empty()) s += " '" + e.name + "'";
+      if (!e.value.empty()) s += " = '" + e.value + "'";
+      s += fmt(" at %.4f s\n", z(e.time));
+    }
+    if (rec.events_dropped > 0) s += fmt("events dropped: %d (the buffer was full)\n", rec.events_dropped);
     for (const io::ControlRecord& c : rec.controls) {
       s += fmt("control %s: %s%s, distance %.4f studs, angle %.4f rad, weight %.3f, passes %d, stretch %.3f (%s)",
                c.name.c_str(), c.reached ? "reached" : "not reached", c.clamped ? ", clamped" : "", c.distance, c.angle,

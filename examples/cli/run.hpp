@@ -24,12 +24,21 @@ struct CliError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Writes the animated pose of one frame (a pose file, the procedural demo, or a clip).
-/// Called once per frame with the pose reset to identity / coverage 0.
+/// Writes the animated pose of one frame (a pose file, the procedural demo, a clip, or an
+/// animator's tracks). Called once per frame, in frame order, with the pose reset to identity /
+/// coverage 0; `dt` is the time since the previous frame (0 on the first frame).
 class PoseSource {
  public:
   virtual ~PoseSource() = default;
-  virtual void sample(float time, std::span<Transform> local, std::span<float> coverage) = 0;
+  virtual void sample(float time, float dt, std::span<Transform> local, std::span<float> coverage) = 0;
+  /// After sample(): adds what the source reports for the frame (an animator's tracks and
+  /// events) to `record` and returns the root part's motion over the frame (rule AN9), which
+  /// the run applies to the root after the scene's root placement; nullopt when the source
+  /// extracts none (the root is then exactly the scene's).
+  virtual std::optional<Transform> finish_frame(io::FrameRecord& record) {
+    (void)record;
+    return std::nullopt;
+  }
 };
 
 /// Adjusts the pose after the source, e.g. the control stack (IK, look-at, feet, springs).
@@ -44,7 +53,7 @@ class FrameStep {
 class StaticPoseSource final : public PoseSource {
  public:
   explicit StaticPoseSource(Pose pose) : pose_(std::move(pose)) {}
-  void sample(float time, std::span<Transform> local, std::span<float> coverage) override;
+  void sample(float time, float dt, std::span<Transform> local, std::span<float> coverage) override;
 
  private:
   Pose pose_;
@@ -55,7 +64,7 @@ class StaticPoseSource final : public PoseSource {
 class WaveDemoSource final : public PoseSource {
  public:
   explicit WaveDemoSource(const Rig& rig);
-  void sample(float time, std::span<Transform> local, std::span<float> coverage) override;
+  void sample(float time, float dt, std::span<Transform> local, std::span<float> coverage) override;
 
  private:
   int upper_arm_ = -1, lower_arm_ = -1, hand_ = -1, head_ = -1;

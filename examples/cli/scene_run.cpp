@@ -9,6 +9,7 @@
 #include "asterune/io/rig_loader.hpp"
 #include "asterune/io/scene_file.hpp"
 #include "animation_source.hpp"
+#include "animator_source.hpp"
 #include "controls_step.hpp"
 
 namespace asterune::cli {
@@ -48,14 +49,21 @@ Run make_run(const RunRequest& opt) {
   run.frames = scene.frames;
   run.dt = scene.dt;
 
-  // Pose source: an animation (over the pose file, if any), a pose file, the demo wave, or rest.
-  if (scene.animation) {
-    std::optional<Pose> base;
-    if (scene.pose) {
-      Result<Pose> pose = io::read_pose_file(*scene.pose, run.rig);
-      if (!pose) throw CliError(pose.message());
-      base = std::move(pose.value());
-    }
+  // Pose source: the animator's tracks, or an animation (each over the pose file, if any), a
+  // pose file, the demo wave, or rest. The "animation" block alone keeps its own player (today's
+  // output exactly); with "tracks" or "commands" it becomes the Core track "animation".
+  auto base_pose = [&]() -> std::optional<Pose> {
+    if (!scene.pose) return std::nullopt;
+    Result<Pose> pose = io::read_pose_file(*scene.pose, run.rig);
+    if (!pose) throw CliError(pose.message());
+    return std::move(pose.value());
+  };
+  if (!scene.tracks.empty() || !scene.commands.empty()) {
+    auto source = std::make_unique<AnimatorPoseSource>(scene, run.rig, run.dt, base_pose(), opt.bake);
+    for (std::string& note : source->notes()) run.notes.push_back(std::move(note));
+    run.source = std::move(source);
+  } else if (scene.animation) {
+    std::optional<Pose> base = base_pose();
     auto source = std::make_unique<AnimationPoseSource>(*scene.animation, run.rig, std::move(base), opt.bake);
     run.notes.push_back("animation: " + scene.animation->clip.string() + ", " + source->description());
     // --clip without a scene or --frames plays the whole clip once. The count is checked in

@@ -60,6 +60,19 @@ Json frame_json(const Rig& rig, const FrameRecord& rec) {
     controls.push_back(std::move(control));
   }
   f["controls"] = std::move(controls);
+  if (!rec.tracks.empty()) {
+    Json tracks = Json::array();
+    for (const TrackRecord& t : rec.tracks)
+      tracks.push_back(Json{{"name", t.name}, {"weight", float_json(t.weight)}, {"time", float_json(t.time)},
+                            {"playing", t.playing}});
+    f["tracks"] = std::move(tracks);
+    Json events = Json::array();
+    for (const EventRecord& e : rec.events)
+      events.push_back(Json{{"track", e.track}, {"kind", e.kind}, {"name", e.name}, {"value", e.value},
+                            {"time", float_json(e.time)}});
+    f["events"] = std::move(events);
+    if (rec.events_dropped > 0) f["events_dropped"] = rec.events_dropped;
+  }
   return f;
 }
 std::string dump_scalar(const Json& v) { return v.dump(-1, ' ', false, Json::error_handler_t::replace); }

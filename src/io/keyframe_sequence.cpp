@@ -124,20 +124,17 @@ std::vector<float> extra_marker_times(const std::vector<ClipMarker>& markers, co
 }  // namespace
 
 TrackPriority to_track_priority(AnimationPriority priority) {
-  // TrackPriority's enumerators in rank order (anim/animator.hpp): kCore, kIdle, kMovement,
-  // kAction, kAction2, kAction3, kAction4. (animator.hpp is not included: it does not compile on
-  // its own yet, Animator::track_count needs its private Track.)
-  int rank = 3;
+  // Roblox's stored enum values differ from the composition rank (rule AN3): map by meaning.
   switch (priority) {
-    case AnimationPriority::kCore: rank = 0; break;
-    case AnimationPriority::kIdle: rank = 1; break;
-    case AnimationPriority::kMovement: rank = 2; break;
-    case AnimationPriority::kAction: rank = 3; break;
-    case AnimationPriority::kAction2: rank = 4; break;
-    case AnimationPriority::kAction3: rank = 5; break;
-    case AnimationPriority::kAction4: rank = 6; break;
+    case AnimationPriority::kCore: return TrackPriority::kCore;
+    case AnimationPriority::kIdle: return TrackPriority::kIdle;
+    case AnimationPriority::kMovement: return TrackPriority::kMovement;
+    case AnimationPriority::kAction: return TrackPriority::kAction;
+    case AnimationPriority::kAction2: return TrackPriority::kAction2;
+    case AnimationPriority::kAction3: return TrackPriority::kAction3;
+    case AnimationPriority::kAction4: return TrackPriority::kAction4;
   }
-  return static_cast<TrackPriority>(rank);
+  return TrackPriority::kAction;
 }
 
 const char* to_string(AnimationPriority priority) {

@@ -25,86 +25,88 @@ namespace detail {
 constexpr float kMinRetargetFactor = 1e-6f;
 constexpr float kMaxRetargetFactor = 1e6f;
 
+SceneRetarget read_scene_retarget(const Json& r, const std::string& rp) {
+  require_object(r, rp);
+  check_keys(r, rp, {"map", "rest_matching", "translation", "scale", "facing", "units", "rest", "origin"});
+  SceneRetarget rt;
+  if (const Json* map = find_member(r, "map")) {
+    if (map->is_string()) {
+      if (map->get<std::string>() != "auto")
+        fail(rp + "/map", "must be \"auto\" or an object of target joint -> source joint names");
+      rt.auto_map = true;
+    } else {
+      require_object(*map, rp + "/map");
+      rt.auto_map = false;
+      for (auto it = map->begin(); it != map->end(); ++it)
+        rt.map.emplace_back(it.key(), read_name(it.value(), child_pointer(rp + "/map", it.key())));
+      if (rt.map.empty()) fail(rp + "/map", "maps no joint");
+    }
+  }
+  if (const Json* v = find_member(r, "rest_matching")) rt.rest_matching = read_bool(*v, rp + "/rest_matching");
+  if (const Json* v = find_member(r, "translation")) rt.translation = read_bool(*v, rp + "/translation");
+  if (const Json* v = find_member(r, "scale")) {
+    if (v->is_string()) {
+      if (v->get<std::string>() != "auto") fail(rp + "/scale", "must be a positive number or \"auto\"");
+      rt.auto_scale = true;
+    } else {
+      rt.auto_scale = false;
+      rt.scale = read_float(*v, rp + "/scale");
+      if (!(rt.scale >= kMinRetargetFactor && rt.scale <= kMaxRetargetFactor))
+        fail(rp + "/scale", "must be \"auto\" or a number in [1e-6, 1e6]");
+    }
+  }
+  if (const Json* v = find_member(r, "facing")) {
+    if (v->is_string()) {
+      if (v->get<std::string>() != "auto") fail(rp + "/facing", "must be \"auto\" or a quaternion [w, x, y, z]");
+    } else {
+      require_array(*v, rp + "/facing");
+      if (v->size() != 4) fail(rp + "/facing", "must be \"auto\" or a quaternion [w, x, y, z]");
+      glm::quat q(read_float((*v)[0], rp + "/facing/0"), read_float((*v)[1], rp + "/facing/1"),
+                  read_float((*v)[2], rp + "/facing/2"), read_float((*v)[3], rp + "/facing/3"));
+      auto n = normalized_rotation(q);
+      if (!n) fail(rp + "/facing", "is a zero quaternion");
+      rt.facing = *n;
+    }
+  }
+  if (const Json* v = find_member(r, "rest")) {  // rule RT13
+    const char* what = "must be \"auto\", \"rest\" or {\"frame\": N}";
+    if (v->is_string()) {
+      const std::string m = v->get<std::string>();
+      if (m == "auto") rt.rest = SourceRestMode::kAuto;
+      else if (m == "rest") rt.rest = SourceRestMode::kRest;
+      else fail(rp + "/rest", what);
+    } else {
+      require_object(*v, rp + "/rest");
+      check_keys(*v, rp + "/rest", {"frame"});
+      const Json& f = require_member(*v, rp + "/rest", "frame");
+      if (!f.is_number_integer() || f.get<long long>() < 0 || f.get<long long>() > 100000000)
+        fail(rp + "/rest/frame", "must be a frame index (an integer >= 0)");
+      rt.rest = SourceRestMode::kFrame;
+      rt.rest_frame = static_cast<int>(f.get<long long>());
+    }
+  }
+  if (const Json* v = find_member(r, "origin")) {  // rule RT14
+    const std::string m = v->is_string() ? v->get<std::string>() : std::string();
+    if (m == "clip") rt.origin = SourceOrigin::kClip;
+    else if (m == "first_frame") rt.origin = SourceOrigin::kFirstFrame;
+    else fail(rp + "/origin", "must be \"clip\" or \"first_frame\"");
+  }
+  if (const Json* v = find_member(r, "units")) {
+    const float u = read_float(*v, rp + "/units");
+    if (!(u >= kMinRetargetFactor && u <= kMaxRetargetFactor))
+      fail(rp + "/units", "must be a number of studs per source unit in [1e-6, 1e6]");
+    rt.units_to_studs = u;
+  }
+  return rt;
+}
+
 void read_scene_animation(const Json& value, const std::string& pointer, const SceneBlockContext& ctx, SceneDesc& scene) {
   require_object(value, pointer);
   check_keys(value, pointer, {"clip", "loop", "retarget"});
   SceneAnimation a;
   a.clip = ctx.resolve(read_name(require_member(value, pointer, "clip"), pointer + "/clip"));
   if (const Json* loop = find_member(value, "loop")) a.loop = read_bool(*loop, pointer + "/loop");
-  if (const Json* r = find_member(value, "retarget")) {
-    const std::string rp = pointer + "/retarget";
-    require_object(*r, rp);
-    check_keys(*r, rp, {"map", "rest_matching", "translation", "scale", "facing", "units", "rest", "origin"});
-    SceneRetarget& rt = a.retarget;
-    if (const Json* map = find_member(*r, "map")) {
-      if (map->is_string()) {
-        if (map->get<std::string>() != "auto")
-          fail(rp + "/map", "must be \"auto\" or an object of target joint -> source joint names");
-        rt.auto_map = true;
-      } else {
-        require_object(*map, rp + "/map");
-        rt.auto_map = false;
-        for (auto it = map->begin(); it != map->end(); ++it)
-          rt.map.emplace_back(it.key(), read_name(it.value(), child_pointer(rp + "/map", it.key())));
-        if (rt.map.empty()) fail(rp + "/map", "maps no joint");
-      }
-    }
-    if (const Json* v = find_member(*r, "rest_matching")) rt.rest_matching = read_bool(*v, rp + "/rest_matching");
-    if (const Json* v = find_member(*r, "translation")) rt.translation = read_bool(*v, rp + "/translation");
-    if (const Json* v = find_member(*r, "scale")) {
-      if (v->is_string()) {
-        if (v->get<std::string>() != "auto") fail(rp + "/scale", "must be a positive number or \"auto\"");
-        rt.auto_scale = true;
-      } else {
-        rt.auto_scale = false;
-        rt.scale = read_float(*v, rp + "/scale");
-        if (!(rt.scale >= kMinRetargetFactor && rt.scale <= kMaxRetargetFactor))
-          fail(rp + "/scale", "must be \"auto\" or a number in [1e-6, 1e6]");
-      }
-    }
-    if (const Json* v = find_member(*r, "facing")) {
-      if (v->is_string()) {
-        if (v->get<std::string>() != "auto") fail(rp + "/facing", "must be \"auto\" or a quaternion [w, x, y, z]");
-      } else {
-        require_array(*v, rp + "/facing");
-        if (v->size() != 4) fail(rp + "/facing", "must be \"auto\" or a quaternion [w, x, y, z]");
-        glm::quat q(read_float((*v)[0], rp + "/facing/0"), read_float((*v)[1], rp + "/facing/1"),
-                    read_float((*v)[2], rp + "/facing/2"), read_float((*v)[3], rp + "/facing/3"));
-        auto n = normalized_rotation(q);
-        if (!n) fail(rp + "/facing", "is a zero quaternion");
-        rt.facing = *n;
-      }
-    }
-    if (const Json* v = find_member(*r, "rest")) {  // rule RT13
-      const char* what = "must be \"auto\", \"rest\" or {\"frame\": N}";
-      if (v->is_string()) {
-        const std::string m = v->get<std::string>();
-        if (m == "auto") rt.rest = SourceRestMode::kAuto;
-        else if (m == "rest") rt.rest = SourceRestMode::kRest;
-        else fail(rp + "/rest", what);
-      } else {
-        require_object(*v, rp + "/rest");
-        check_keys(*v, rp + "/rest", {"frame"});
-        const Json& f = require_member(*v, rp + "/rest", "frame");
-        if (!f.is_number_integer() || f.get<long long>() < 0 || f.get<long long>() > 100000000)
-          fail(rp + "/rest/frame", "must be a frame index (an integer >= 0)");
-        rt.rest = SourceRestMode::kFrame;
-        rt.rest_frame = static_cast<int>(f.get<long long>());
-      }
-    }
-    if (const Json* v = find_member(*r, "origin")) {  // rule RT14
-      const std::string m = v->is_string() ? v->get<std::string>() : std::string();
-      if (m == "clip") rt.origin = SourceOrigin::kClip;
-      else if (m == "first_frame") rt.origin = SourceOrigin::kFirstFrame;
-      else fail(rp + "/origin", "must be \"clip\" or \"first_frame\"");
-    }
-    if (const Json* v = find_member(*r, "units")) {
-      const float u = read_float(*v, rp + "/units");
-      if (!(u >= kMinRetargetFactor && u <= kMaxRetargetFactor))
-        fail(rp + "/units", "must be a number of studs per source unit in [1e-6, 1e6]");
-      rt.units_to_studs = u;
-    }
-  }
+  if (const Json* r = find_member(value, "retarget")) a.retarget = read_scene_retarget(*r, pointer + "/retarget");
   scene.animation = std::move(a);
 }
 
@@ -145,6 +147,8 @@ Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::opti
     out.clip = std::move(k.value().clip);
     out.skeleton.name = out.clip.name;
     out.native_only = true;
+    out.loop = k.value().loop;
+    out.priority = to_track_priority(k.value().priority);
   } else {
     return make_error(path.string() + ": unsupported clip format '" + ext + "' (expected .bvh, .gltf, .glb or .rbxmx)");
   }

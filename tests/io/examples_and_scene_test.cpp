@@ -40,6 +40,13 @@ TEST_CASE("every example file loads with the reader its format tag names") {
       Result<Rig> rig = io::load_rig(scene.value().rig);
       REQUIRE(rig);
       if (scene.value().pose) CHECK(io::read_pose_file(*scene.value().pose, rig.value()));
+      // Tracks: mask parts name parts of the rig, and every clip loads (rule F2).
+      CHECK(io::check_track_masks(scene.value().tracks, rig.value(), entry.path()));
+      for (const io::SceneTrack& track : scene.value().tracks) {
+        INFO(track.clip.string());
+        CHECK(io::load_source_clip(track.clip, track.retarget.units_to_studs));
+      }
+      if (scene.value().animation) CHECK(io::load_source_clip(scene.value().animation->clip));
     } else {
       FAIL("unknown format tag " << tag);
     }

@@ -39,6 +39,25 @@ struct ControlRecord {
   std::optional<FeetReport> feet;  // feet controls: per-foot lift, hit, tilt, clamped; pelvis drop
 };
 
+/// One animator track's state in a printed frame (a scene with "tracks" or "commands").
+struct TrackRecord {
+  std::string name;
+  float weight = 0.0f;         // weight_current
+  float time = 0.0f;           // time_position, seconds
+  bool playing = false;        // is_playing
+  float weight_target = 0.0f;  // the table prints it (not in JSON)
+  float speed = 1.0f;          // the table prints it (not in JSON)
+};
+
+/// One animator event of a frame (rule AN7), in the order the animator reported them.
+struct EventRecord {
+  std::string track;
+  std::string kind;   // "marker", "keyframe", "looped", "stopped", "ended"
+  std::string name;   // the marker's or keyframe's name; empty for looped, stopped, ended
+  std::string value;  // a marker's value; else empty
+  float time = 0.0f;  // clip time of the marker (looped: the time the track wrapped to)
+};
+
 /// One solved frame: the root part's world placement, and per joint in layout order, the final
 /// T, its coverage and the world placement of the child part (part1).
 struct FrameRecord {
@@ -49,6 +68,9 @@ struct FrameRecord {
   std::vector<Transform> world;
   std::vector<ControlRecord> controls;
   Transform root;  // the root part's world placement this frame (moves with a scene root path; not in JSON)
+  std::vector<TrackRecord> tracks;  // animator tracks; empty when the run has no animator
+  std::vector<EventRecord> events;  // animator events of this frame
+  int events_dropped = 0;           // events the run's buffer could not hold (counted, rule AN7)
 };
 
 /// Serializes frames as one `asterune.frames/1` object:
@@ -56,9 +78,11 @@ struct FrameRecord {
 /// "parent", "transform": {"position", "rotation"}, "coverage", "world": {...}}], "controls":
 /// [{"name", "status", "reached", "clamped", "distance", "angle", "weight", "passes", "stretch",
 /// and for springs "substeps", "resets", and for feet "feet": [{"lift", "hit", "tilt_deg",
-/// "clamped", "sole_error", "ray_origin", "ray_end", "hit_normal"}], "pelvis_drop"}]}]}. Part
-/// names (not ids) are printed; rotations are
-/// [w, x, y, z]. Each record must hold rig.joint_count() entries per array.
+/// "clamped", "sole_error", "ray_origin", "ray_end", "hit_normal"}], "pelvis_drop"}]}]}. A
+/// frame with animator tracks also has "tracks": [{"name", "weight", "time", "playing"}] and
+/// "events": [{"track", "kind", "name", "value", "time"}] (and "events_dropped" when some did
+/// not fit); a frame without tracks has neither. Part names (not ids) are printed; rotations
+/// are [w, x, y, z]. Each record must hold rig.joint_count() entries per array.
 std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frames);
 
 /// The same document written piece by piece, so a long run never holds all its frames:

@@ -22,16 +22,11 @@
 #include <string_view>
 #include <vector>
 
+#include "asterune/anim/animator.hpp"
 #include "asterune/clip/clip.hpp"
 #include "asterune/core/result.hpp"
 #include "asterune/io/frames_file.hpp"
 #include "asterune/rig/rig.hpp"
-
-namespace asterune {
-// The animator's priority (asterune/anim/animator.hpp, rule AN3), declared here alone: io needs
-// only the type for to_track_priority.
-enum class TrackPriority : std::uint8_t;
-}  // namespace asterune
 
 namespace asterune::io {
 

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "asterune/anim/animator.hpp"
 #include "asterune/clip/clip.hpp"
 #include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
@@ -59,10 +60,15 @@ struct SourceClip {
   Clip clip;
   bool rest_on_ground = false;  // BVH: root OFFSET 0, absolute root positions in the motion
   bool native_only = false;     // Roblox KeyframeSequence: no source skeleton (prepare_scene_source may give it one)
+  // A KeyframeSequence's Loop and Priority: a scene track's defaults (scene_tracks.hpp). Unset
+  // for BVH and glTF, which carry neither.
+  std::optional<bool> loop;
+  std::optional<TrackPriority> priority;
 };
 
 /// Loads a BVH (.bvh), glTF (.gltf, .glb: first animation of skin 0) or Roblox KeyframeSequence
-/// (.rbxmx, keyframe_sequence.hpp: native_only, with an empty skeleton) clip. BVH lengths are
+/// (.rbxmx, keyframe_sequence.hpp: native_only, with an empty skeleton, its Loop and Priority
+/// in `loop` and `priority`) clip. BVH lengths are
 /// taken as CMU units (kCmuUnitsToStuds), glTF as metres, unless `units_to_studs` is given.
 /// BVH clips set rest_on_ground (their root positions are absolute, their root OFFSET 0).
 Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::optional<float> units_to_studs = {});

@@ -2,7 +2,7 @@
 // SceneDesc (no JSON types in this header). A scene names a rig, the root placement, an
 // optional starting pose and the frames to run.
 //
-// Extending: the later blocks ("animation", "controls", "ground") are read by functions
+// Extending: the later blocks ("animation", "tracks", "commands", "controls", "ground") are read by functions
 // registered in src/io/scene_blocks.cpp (one entry per key, each in its own source file) that
 // fill their own field of SceneDesc. Until a block has a reader, a scene using it fails with
 // "<file>: /<key>: '<key>' is not supported yet ..." rather than being silently ignored.
@@ -19,6 +19,7 @@
 #include "asterune/controls/ground.hpp"
 #include "asterune/core/result.hpp"
 #include "asterune/io/scene_animation.hpp"
+#include "asterune/io/scene_tracks.hpp"
 #include "asterune/math/transform.hpp"
 
 namespace asterune::io {
@@ -48,6 +49,8 @@ struct SceneDesc {
   int frames = 1;                              // number of frames to run, >= 1
   float dt = 1.0f / 60.0f;                     // seconds per frame, > 0
   std::optional<SceneAnimation> animation;     // the "animation" block (scene_animation.hpp)
+  std::vector<SceneTrack> tracks;              // the "tracks" block (scene_tracks.hpp), file order
+  std::vector<SceneCommand> commands;          // the "commands" block, file order
   std::vector<ControlDesc> controls;           // "controls" block: ik, look_at, feet (not yet bound to the rig)
   std::optional<GroundDesc> ground;            // "ground" block (checked; io::build_ground-ready)
 };

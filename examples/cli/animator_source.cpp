@@ -1,0 +1,154 @@
+#include "animator_source.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "asterune/rig/rig.hpp"
+
+namespace asterune::cli {
+
+namespace {
+
+const char* event_kind_name(AnimEventKind kind) {
+  switch (kind) {
+    case AnimEventKind::kMarker: return "marker";
+    case AnimEventKind::kKeyframe: return "keyframe";
+    case AnimEventKind::kLooped: return "looped";
+    case AnimEventKind::kStopped: return "stopped";
+    case AnimEventKind::kEnded: return "ended";
+  }
+  return "marker";
+}
+
+}  // namespace
+
+AnimatorPoseSource::AnimatorPoseSource(const io::SceneDesc& scene, const Rig& rig, float frame_dt,
+                                       std::optional<Pose> base, bool bake)
+    : rig_(rig), base_(std::move(base)), frame_dt_(frame_dt) {
+  const std::string file = scene.file.empty() ? std::string("scene") : scene.file.string();
+  const size_t n = static_cast<size_t>(rig.joint_count());
+  scratch_local_.resize(n);
+  scratch_coverage_.resize(n);
+
+  if (Status masks = io::check_track_masks(scene.tracks, rig, file); !masks) throw CliError(masks.message());
+  std::vector<io::SceneTrack> tracks;
+  if (scene.animation) {
+    // --clip may add an "animation" block to a scene whose tracks already use the name.
+    for (const io::SceneTrack& t : scene.tracks)
+      if (t.name == io::kAnimationTrackName)
+        throw CliError(file + ": the track name 'animation' is taken by the scene's \"animation\" block (or --clip)");
+    tracks.push_back(io::animation_track(*scene.animation));
+  }
+  tracks.insert(tracks.end(), scene.tracks.begin(), scene.tracks.end());
+
+  std::vector<TrackDesc> descs;
+  for (size_t i = 0; i < tracks.size(); ++i) {
+    const io::SceneTrack& t = tracks[i];
+    const bool is_animation_block = scene.animation && i == 0;
+    auto bound = std::make_unique<BoundClip>();
+    bind_clip(*bound, t.clip, t.retarget, rig, bake, &cache_);
+    TrackDesc d;
+    d.name = t.name;
+    d.clip = &bound->clip();
+    d.binding = &bound->binding;
+    // A KeyframeSequence's Priority and Loop are the defaults (docs/formats.md, "tracks").
+    d.priority = t.priority.value_or(bound->source.priority.value_or(TrackPriority::kCore));
+    d.looped = t.loop.value_or(bound->source.loop.value_or(true));
+    d.weight = t.weight;
+    d.speed = t.speed;
+    d.time = t.time;
+    d.playing = t.playing;
+    d.mask.parts = t.mask_parts;
+    d.mask.descendants = t.mask_descendants;
+    d.additive = t.additive;
+    d.reference_time = t.reference_time;
+    d.root_motion = t.root_motion;
+    // The "animation" block clamps at its end like a single sampled clip (rule AN10).
+    d.hold_end = is_animation_block && !d.looped;
+    root_motion_ = root_motion_ || t.root_motion;
+    notes_.push_back("track " + t.name + ": " + t.clip.string() + ", " + to_string(d.priority) + ", " +
+                     (d.looped ? "looped" : "once") + (t.additive ? ", additive" : "") +
+                     (t.mask_parts.empty() ? "" : ", masked") + (t.root_motion ? ", root motion" : "") + ", " +
+                     bound->description(rig));
+    descs.push_back(std::move(d));
+    clips_.push_back(std::move(bound));
+  }
+  Result<Animator> built = Animator::build(rig, descs);
+  if (!built) throw CliError(file + ": " + built.message());
+  animator_ = std::move(built).value();
+
+  commands_ = scene.commands;
+  for (const io::SceneCommand& c : commands_) {
+    const int track = animator_.find_track(c.track);
+    if (track < 0) throw CliError(file + ": command at t = " + std::to_string(c.t) + ": unknown track '" + c.track + "'");
+    command_track_.push_back(track);
+  }
+  applied_.assign(commands_.size(), false);
+  tracks_.resize(static_cast<size_t>(animator_.track_count()));
+  for (int t = 0; t < animator_.track_count(); ++t) tracks_[static_cast<size_t>(t)].name = animator_.desc(t).name;
+  events_.resize(static_cast<size_t>(kMaxFrameEvents));
+}
+
+void AnimatorPoseSource::sample(float time, float dt, std::span<Transform> local, std::span<float> coverage) {
+  if (!base_) {
+    report_ = animator_.update(rig_, dt, local, coverage, events_);
+  } else {
+    std::copy(base_->local.begin(), base_->local.end(), local.begin());
+    std::copy(base_->coverage.begin(), base_->coverage.end(), coverage.begin());
+    report_ = animator_.update(rig_, dt, scratch_local_, scratch_coverage_, events_);
+    for (size_t j = 0; j < scratch_local_.size(); ++j) {
+      if (scratch_coverage_[j] <= 0.0f) continue;
+      local[j] = scratch_local_[j];
+      coverage[j] = scratch_coverage_[j];
+    }
+  }
+  // The state the pose was composed with, before this frame's commands change it.
+  for (int t = 0; t < animator_.track_count(); ++t) {
+    const TrackState& st = animator_.state(t);
+    io::TrackRecord& r = tracks_[static_cast<size_t>(t)];
+    r.weight = st.weight_current;
+    r.time = st.time_position;
+    r.playing = st.playing;
+    r.weight_target = st.weight_target;
+    r.speed = st.speed;
+  }
+  // Commands due at this frame, in file order (a thousandth of a step absorbs the rounding of
+  // frame * dt, so a command at t = 1 runs at frame 60 of a 60 Hz run).
+  const float due = time + 1e-3f * frame_dt_;
+  for (size_t i = 0; i < commands_.size(); ++i) {
+    if (applied_[i] || commands_[i].t > due) continue;
+    applied_[i] = true;
+    const io::SceneCommand& c = commands_[i];
+    const int track = command_track_[i];
+    switch (c.kind) {
+      case io::SceneCommandKind::kPlay: animator_.play(track, c.play); break;
+      case io::SceneCommandKind::kStop: animator_.stop(track, c.fade); break;
+      case io::SceneCommandKind::kAdjustWeight: animator_.adjust_weight(track, c.weight, c.fade); break;
+      case io::SceneCommandKind::kAdjustSpeed: animator_.adjust_speed(track, c.speed); break;
+      case io::SceneCommandKind::kSetTime: animator_.set_time(track, c.time); break;
+    }
+  }
+}
+
+std::optional<Transform> AnimatorPoseSource::finish_frame(io::FrameRecord& record) {
+  record.tracks.insert(record.tracks.end(), tracks_.begin(), tracks_.end());
+  if (report_.ok) {
+    for (int i = 0; i < report_.events_written; ++i) {
+      const AnimEvent& e = events_[static_cast<size_t>(i)];
+      io::EventRecord r;
+      r.track = e.track >= 0 && e.track < animator_.track_count() ? animator_.desc(e.track).name : std::string();
+      r.kind = event_kind_name(e.kind);
+      r.name = std::string(e.name);
+      r.value = std::string(e.value);
+      r.time = e.time;
+      record.events.push_back(std::move(r));
+    }
+    record.events_dropped = report_.events_dropped;
+  }
+  if (!root_motion_) return std::nullopt;
+  return report_.ok ? report_.root_delta : Transform::identity();
+}
+
+std::vector<std::string> AnimatorPoseSource::notes() const { return notes_; }
+
+}  // namespace asterune::cli

@@ -1,0 +1,64 @@
+// asterune-solve: a PoseSource that plays a scene's "tracks" through an Animator (docs/animator.md)
+// and runs its "commands" at their times (docs/formats.md). Each track's clip is loaded and bound
+// like the "animation" block's (bind_clip), retargeted tracks sharing one RetargetCache.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "asterune/anim/animator.hpp"
+#include "asterune/io/scene_file.hpp"
+#include "asterune/retarget/cache.hpp"
+#include "animation_source.hpp"
+#include "run.hpp"
+
+namespace asterune::cli {
+
+/// How many events one frame can report; more are counted (FrameRecord::events_dropped).
+inline constexpr int kMaxFrameEvents = 4096;
+
+class AnimatorPoseSource final : public PoseSource {
+ public:
+  /// Binds every track of `scene` to `rig` (scene.tracks in file order; with an "animation"
+  /// block too, that block is first, as the Core track "animation", rule AN10), checks the mask
+  /// parts and builds the animator. `frame_dt` is the run's time step (commands run at the
+  /// first frame whose time is >= their t, within a thousandth of a step). `base` (optional, the
+  /// scene's pose) is written first; the animator's pose replaces the joints it covers.
+  /// Throws CliError naming the scene (or clip) and the reason.
+  AnimatorPoseSource(const io::SceneDesc& scene, const Rig& rig, float frame_dt, std::optional<Pose> base = {},
+                     bool bake = false);
+
+  /// Advances the animator by `dt` and composes the frame (update(0) on the first frame: the
+  /// tracks' start state), then runs the commands due at `time` in file order: they show from
+  /// the next frame on, as calls a script makes during a frame.
+  void sample(float time, float dt, std::span<Transform> local, std::span<float> coverage) override;
+  /// The tracks' state this frame's pose was composed with (before the frame's commands) and
+  /// its events; the root motion delta when a track extracts root motion.
+  std::optional<Transform> finish_frame(io::FrameRecord& record) override;
+
+  /// One line per track for the table's header: "track Walk: FILE, Movement, looped, native".
+  std::vector<std::string> notes() const;
+  const Animator& animator() const { return animator_; }
+
+ private:
+  Rig rig_;  // a copy: the Run that owns this source may move its own rig
+  std::optional<Pose> base_;
+  float frame_dt_ = 0.0f;
+  std::vector<Transform> scratch_local_;
+  std::vector<float> scratch_coverage_;
+  RetargetCache cache_;                             // shared by the tracks retargeted from one skeleton
+  std::vector<std::unique_ptr<BoundClip>> clips_;   // one per track; the animator points into them
+  std::vector<std::string> notes_;
+  Animator animator_;
+  std::vector<io::SceneCommand> commands_;
+  std::vector<int> command_track_;                  // animator track of each command
+  std::vector<bool> applied_;
+  std::vector<io::TrackRecord> tracks_;             // the tracks' state the last pose was composed with
+  bool root_motion_ = false;
+  std::vector<AnimEvent> events_;
+  AnimatorReport report_;
+};
+
+}  // namespace asterune::cli
