@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# Runs every benchmark program of the bench preset (build/bench/bench/asterune-bench-*), merges
-# their Google Benchmark JSON into build/bench/results.json, measures the speed yardstick Y when
-# ../shared/perf/yardstick.sh exists beside the repository (before and after the benchmarks; Y
-# and load are recorded; see scripts/bench_report.py for how Y is chosen), prints a table of ns and ns / Y, and regenerates docs/benchmarks.md from it.
-# Used by `make bench`; extra arguments go to every benchmark program (e.g. --benchmark_filter=World).
+# Runs every benchmark program of the bench preset (build/bench/bench/asterune-bench-*). Each
+# program measures its cases paired with the in-process reference kernel (bench/paired_main.cpp:
+# alternating blocks, each case as the median of its ratios to the adjacent reference blocks, in
+# units Y of the kernel's ns per joint) and writes build/bench/json/<stage>.json. The results are
+# merged into build/bench/results.json, printed as a table of ns and ratios, and docs/benchmarks.md
+# is regenerated from them. When ../shared/perf/yardstick.sh exists beside the repository, the
+# external yardstick is also run before and after, and its Y is shown beside the paired ratios for
+# comparison; without it everything else works the same.
+# Used by `make bench`; extra arguments go to every benchmark program (e.g. --benchmark_filter=World,
+# --paired_pairs=15; see bench/paired_main.hpp).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build/bench"
 out="$build/json"
 rm -rf "$out"
 mkdir -p "$out"
+start=$(date +%s)
 
 yardstick="$root/../shared/perf/yardstick.sh"
 measure_y() {
@@ -20,7 +26,7 @@ measure_y() {
 }
 y_before=$(measure_y)
 
-# Single-threaded programs run pinned to the yardstick's core, as the yardstick does.
+# Single-threaded programs run pinned to one core (the yardstick's), the reference kernel with them.
 pin=()
 if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then pin=(taskset -c "${YARDSTICK_CPU:-1}"); fi
 shopt -s nullglob
@@ -31,14 +37,13 @@ for program in "${programs[@]}"; do
   runner=("${pin[@]}")
   [ "$stage" = runtime ] && runner=()  # the batch benchmark drives two threads of its own
   echo "== $stage"
-  "${runner[@]}" "$program" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
-    --benchmark_out="$out/$stage.json" --benchmark_out_format=json "$@"
+  "${runner[@]}" "$program" --paired_out="$out/$stage.json" "$@"
 done
 
 y_after=$(measure_y)
 load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)
 python3 "$root/scripts/bench_report.py" merge --out "$build/results.json" --y-before "${y_before:-}" \
-  --y-after "${y_after:-}" --load "${load:-}" "$out"/*.json
+  --y-after "${y_after:-}" --load "${load:-}" --seconds "$(( $(date +%s) - start ))" "$out"/*.json
 python3 "$root/scripts/bench_report.py" table "$build/results.json"
 python3 "$root/scripts/bench_report.py" doc "$build/results.json" --out "$root/docs/benchmarks.md"
-echo "wrote $build/results.json and docs/benchmarks.md"
+echo "wrote $build/results.json and docs/benchmarks.md ($(( $(date +%s) - start )) s)"
