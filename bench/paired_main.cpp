@@ -27,7 +27,7 @@ namespace {
 
 struct Options {
   bool paired = true;
-  int pairs = 9;
+  int pairs = 15;
   std::string out;
   double block_seconds = 0.05;  // Google Benchmark's --benchmark_min_time for each block
   bool has_min_time = false;
@@ -378,6 +378,8 @@ int paired_main(int argc, char** argv) {
       c.time.values.push_back(ns);
       c.time.ratios.push_back(ns / y);
       for (const auto& [name, counter] : run.counters) {
+        // SetItemsProcessed's rate is the inverse of a time per item the ratios already give.
+        if (name == "items_per_second" || name == "bytes_per_second") continue;
         Series& s = c.counters[name];
         s.values.push_back(counter.value);
         if (const double to_ns = counter_to_ns(name); to_ns > 0.0) s.ratios.push_back(counter.value * to_ns / y);

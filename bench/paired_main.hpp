@@ -11,7 +11,7 @@ namespace asterune::bench {
 /// Runs the registered benchmarks that the command line selects, each in blocks alternating with
 /// the reference kernel (reference_kernel.hpp), and prints each case's ns and its ratios to the
 /// reference (median of the paired ratios, with their spread). Flags of its own (the rest go to
-/// Google Benchmark): --paired_pairs=N (case blocks per case, default 9), --paired_out=FILE (the
+/// Google Benchmark): --paired_pairs=N (case blocks per case, default 15), --paired_out=FILE (the
 /// results as JSON, read by scripts/bench_report.py), --paired=false (Google Benchmark's own
 /// run, e.g. for a profile). Returns the process exit code.
 int paired_main(int argc, char** argv);

@@ -26,18 +26,34 @@ measure_y() {
 }
 y_before=$(measure_y)
 
-# Single-threaded programs run pinned to one core (the yardstick's), the reference kernel with them.
+# Programs run pinned to one core (the yardstick's), the reference kernel with their cases. The
+# cases that drive threads of their own (the batch on two threads) run in a second, unpinned pass.
+threaded='^BM_Batch10k'
 pin=()
 if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then pin=(taskset -c "${YARDSTICK_CPU:-1}"); fi
+user_filter=no
+for a in "$@"; do case "$a" in --benchmark_filter=*) user_filter=yes ;; esac; done
 shopt -s nullglob
 programs=("$build"/bench/asterune-bench-*)
 [ ${#programs[@]} -gt 0 ] || { echo "no benchmark programs in $build/bench (run cmake --build --preset bench)" >&2; exit 1; }
+run() {  # run NAME COMMAND...: one pass, its JSON in $out/NAME.json
+  local name=$1 began
+  shift
+  echo "== $name"
+  began=$(date +%s)
+  "$@" --paired_out="$out/$name.json"
+  echo "($(( $(date +%s) - began )) s)"
+}
 for program in "${programs[@]}"; do
   stage=${program##*/asterune-bench-}
-  runner=("${pin[@]}")
-  [ "$stage" = runtime ] && runner=()  # the batch benchmark drives two threads of its own
-  echo "== $stage"
-  "${runner[@]}" "$program" --paired_out="$out/$stage.json" "$@"
+  if [ "$stage" != runtime ]; then
+    run "$stage" "${pin[@]}" "$program" "$@"
+  elif [ "$user_filter" = yes ]; then
+    run "$stage" "$program" "$@"  # the user's filter decides; unpinned, as the batch needs two cores
+  else
+    run "$stage" "${pin[@]}" "$program" --benchmark_filter="-$threaded" "$@"
+    run "$stage-threads" "$program" --benchmark_filter="$threaded" "$@"
+  fi
 done
 
 y_after=$(measure_y)
