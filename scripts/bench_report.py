@@ -225,6 +225,14 @@ def cmd_doc(args):
         lines.append("- the external yardstick was not run (no `../shared/perf`): paired ratios only")
     if ctx.get("load_average"):
         lines.append(f"- load average at the end of the run: {ctx['load_average']} (on {ctx.get('num_cpus', '?')} CPUs)")
+        try:
+            busy = float(ctx["load_average"].split()[0]) > float(ctx.get("num_cpus", 1))
+        except ValueError:
+            busy = False
+        if busy:
+            lines.append("- the machine was busy: pairing cancels the share of the core and the clock, not the "
+                         "cache and memory traffic of other processes, so memory-bound cases (sampling, world, "
+                         "batch) read high (performance.md, \"How speed is measured\")")
     lines.append("")
     lines.append("## Goals\n")
     lines.append("| benchmark | what | measured | paired ratio, median [min-max] | goal | status | ns / Y ext |")
