@@ -1,34 +1,42 @@
 #!/usr/bin/env python3
-"""Benchmark results for `make bench` (scripts/run-bench.sh): merge, table, doc.
+"""Benchmark results for `make bench` (scripts/run-bench.sh): merge, table, doc, compare.
 
-  merge --out results.json [--y-before Y] [--y-after Y] a.json b.json ...
-      Merges Google Benchmark JSON files (one per program) into one: the first file's context
-      plus `yardstick_ns_per_joint` (Y, the mean of the runs given), and every benchmark entry.
+  merge --out results.json [--y-before Y] [--y-after Y] [--load L] [--seconds S] a.json b.json ...
+      Merges the paired results of the benchmark programs (bench/paired_main.cpp, one JSON per
+      program) into one, with the external yardstick's runs when given ("median,min,max").
   table results.json
-      Prints ns and ns / Y per benchmark (medians when repetitions were run) and the goals.
+      Prints each case's ns and its paired ratios to the reference kernel (median [min-max]), and
+      the goals.
   doc results.json --out docs/benchmarks.md
       Writes the benchmarks page from the results, so the page cannot go stale.
+  compare results1.json results2.json ...
+      How far the runs' median ratios agree: for every ratio, (largest - smallest) / smallest.
 """
 import argparse
 import json
+import os
 import sys
 
-# The speed goals (issue of speed; ../shared/perf/README.md). metric: "time" is the benchmark's
-# wall-clock time per iteration, anything else a counter. unit "Y": goal in yardstick units, "ms": absolute.
+# The speed goals (../shared/perf/README.md, raised 2026-12-02). metric: "time" is the case's time
+# per iteration, anything else a counter. A goal in "Y" compares the paired ratio (times scale) with
+# the goal; BM_Batch10k's is wall ms per frame x 2 threads / 10,000 characters, in Y per character.
 GOALS = [
-    ("BM_World60", "ns_per_joint", 0.17, "Y", "world evaluation, 60-joint humanoid, per joint (0.8x ozz)"),
-    ("BM_WorldR15", "ns_per_joint", 0.17, "Y", "world evaluation, R15, per joint"),
-    ("BM_SampleClip60", "ns_per_joint", 0.33, "Y", "clip sampling, 60 joints, 31 keys 8 deg apart, forward 60 fps, per joint (1.0x ozz)"),
-    ("BM_TwoBone", "time", 2.9, "Y", "analytic two-bone solve (0.6x ozz)"),
-    ("BM_LookAt1", "time", 3.6, "Y", "look-at, one joint, limits on"),
-    ("BM_FeetR15", "ns_per_leg", 8.0, "Y", "feet control per leg: two legs, pelvis, normals, plane ground"),
-    ("BM_FullFrameR15", "time", 64.0, "Y", "full R15 frame: retarget + feet/pelvis + look-at + arm IK + tail spring"),
-    ("BM_AnimatorR15", "time", 30.0, "Y", "animator: four native R15 tracks (3 Movement, 1 masked Action) sampled and composed"),
-    ("BM_AnimatorR15Compose", "ns_per_joint_track", 0.1, "Y", "animator composition alone, per joint per track"),
-    ("BM_Batch10k", "ms_per_frame", 10.0, "ms", "10,000 characters through the batch API on 2 threads"),
+    ("BM_World60", "ns_per_joint", 1.0, 0.17, "world evaluation, 60-joint humanoid, per joint (0.8x ozz)"),
+    ("BM_WorldR15", "ns_per_joint", 1.0, 0.17, "world evaluation, R15, per joint"),
+    ("BM_SampleClip60", "ns_per_joint", 1.0, 0.25,
+     "clip sampling, 60 joints, 31 keys 8 deg apart, forward 60 fps, per joint (0.75x ozz)"),
+    ("BM_TwoBone", "time", 1.0, 2.5, "analytic two-bone solve (0.5x ozz)"),
+    ("BM_LookAt1", "time", 1.0, 3.0, "look-at, one joint, limits on"),
+    ("BM_FeetR15", "ns_per_leg", 1.0, 6.0, "feet control per leg: two legs, pelvis, normals, plane ground"),
+    ("BM_FullFrameR15", "time", 1.0, 50.0,
+     "full R15 frame: retarget + feet/pelvis + look-at + arm IK + tail spring"),
+    ("BM_AnimatorR15", "time", 1.0, 30.0, "animator: four R15 tracks sampled and composed"),
+    ("BM_AnimatorR15Compose", "ns_per_joint_track", 1.0, 0.1, "animator composition alone, per joint per track"),
+    ("BM_Batch10k", "ms_per_frame", 2.0 / 10000.0, 25.0,
+     "10,000 characters through the batch API on 2 threads: wall time x 2 / 10,000, per character"),
 ]
 
-TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+TIME_PREFIX = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
 def load(path):
@@ -36,19 +44,28 @@ def load(path):
         return json.load(f)
 
 
+def to_ns_factor(counter):
+    """A counter '<ns|us|ms|s>_per_<unit>' is a time per unit: its factor to ns, else None."""
+    unit, sep, _ = counter.partition("_per_")
+    return TIME_PREFIX.get(unit) if sep else None
+
+
 def cmd_merge(args):
-    merged = None
+    merged = {"context": {}, "programs": [], "benchmarks": []}
     for path in args.inputs:
         data = load(path)
-        if merged is None:
-            merged = {"context": data.get("context", {}), "benchmarks": []}
-        merged["benchmarks"].extend(data.get("benchmarks", []))
-    if merged is None:
+        stage = os.path.splitext(os.path.basename(path))[0]
+        if not merged["context"]:
+            merged["context"] = dict(data.get("context", {}))
+            merged["context"].pop("program", None)
+        merged["programs"].append({"stage": stage, "reference": data["reference"]})
+        for b in data.get("benchmarks", []):
+            merged["benchmarks"].append(dict(b, program=stage))
+    if not merged["programs"]:
         sys.exit("bench_report merge: no input files")
-    # Each yardstick run: "median,min,max" of 31 wall-clock blocks. On a quiet machine the
-    # median is Y. When the spread shows contention (max > 1.5 min: other processes took the
-    # core), the median is inflated by waiting while the benchmarks' CPU time is not, so the
-    # uncontended min is used instead. Y is the mean over the runs (before and after).
+    # The external yardstick (../shared/perf/yardstick.sh), a separate program run before and after,
+    # kept beside the paired ratios for comparison. Each run: "median,min,max" of 31 wall-clock
+    # blocks; when they spread by more than 1.5x other processes took the core, and the min stands.
     runs = []
     for v in (args.y_before, args.y_after):
         if v:
@@ -61,44 +78,11 @@ def cmd_merge(args):
         ctx["yardstick_runs"] = runs
     if args.load:
         ctx["load_average"] = args.load
+    if args.seconds:
+        ctx["seconds"] = int(args.seconds)
     with open(args.out, "w") as f:
-        json.dump(merged, f, indent=2)
+        json.dump(merged, f, indent=1)
         f.write("\n")
-
-
-def entries(results):
-    """One row per benchmark: the median aggregate when repetitions ran, else the plain run."""
-    rows = {}
-    order = []
-    for b in results["benchmarks"]:
-        name = b.get("run_name", b["name"]).replace("/real_time", "")
-        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
-            continue
-        if b.get("error_occurred"):
-            continue
-        if name not in rows:
-            order.append(name)
-        if b.get("run_type") == "aggregate" or name not in rows:
-            rows[name] = b
-    return [(n, rows[n]) for n in order]
-
-
-COUNTER_SKIP = {"name", "run_name", "run_type", "repetitions", "repetition_index", "threads", "iterations",
-                "real_time", "cpu_time", "time_unit", "family_index", "per_family_instance_index",
-                "aggregate_name", "aggregate_unit", "items_per_second", "bytes_per_second", "label",
-                "error_occurred", "error_message"}
-
-
-def counters(b):
-    return {k: v for k, v in b.items() if k not in COUNTER_SKIP and isinstance(v, (int, float))}
-
-
-def time_ns(b):
-    # CPU time: on the shared machine it leaves out the time other processes hold the core.
-    # BM_Batch10k (two threads) reports wall-clock through UseRealTime and its ms_per_frame.
-    name = b.get("run_name", b["name"])
-    key = "real_time" if name.endswith("/real_time") and "Batch" in name else "cpu_time"
-    return b[key] * TO_NS[b.get("time_unit", "ns")]
 
 
 def fmt(v, digits=3):
@@ -111,52 +95,88 @@ def fmt(v, digits=3):
     return f"{v:.{digits}g}"
 
 
-def counter_texts(b, y, sep):
-    """Each counter as 'name<sep>value', with its ratio to Y for the ns_per_* ones."""
+def spread_text(s, scale=1.0, unit=" Y"):
+    """'median [min-max]' of a spread from paired_main's JSON."""
+    return f"{fmt(s['median'] * scale)}{unit} [{fmt(s['min'] * scale)}-{fmt(s['max'] * scale)}]"
+
+
+def cases(results):
+    return [b for b in results["benchmarks"] if "error" not in b]
+
+
+def metric_series(b, metric):
+    """The paired series of a case's time ("time") or of one of its counters, or None."""
+    if metric == "time":
+        return b["ns_per_iteration"]
+    return b.get("counters", {}).get(metric)
+
+
+def metric_ns(series, metric):
+    factor = 1.0 if metric == "time" else to_ns_factor(metric)
+    return series["value"]["median"] * factor if factor else None
+
+
+def counter_texts(b, y_ext, sep):
     out = []
-    for k, v in counters(b).items():
-        text = f"{k}{sep}{fmt(v)}"
-        if k.startswith("ns_per") and y:
-            text += f" ({fmt(v / y)} Y)"
+    for name, s in b.get("counters", {}).items():
+        text = f"{name}{sep}{fmt(s['value']['median'])}"
+        if "ratio" in s:
+            text += f" = {spread_text(s['ratio'])}"
         out.append(text)
     return out
 
 
 def goal_rows(results):
-    y = results["context"].get("yardstick_ns_per_joint")
-    byname = dict(entries(results))
-    out = []
-    for name, metric, goal, unit, what in GOALS:
+    """(name, what, metric, ns, ratio spread, scale, goal, status, ns / external Y) per goal."""
+    y_ext = results["context"].get("yardstick_ns_per_joint")
+    byname = {b["name"].replace("/real_time", ""): b for b in results["benchmarks"]}
+    rows = []
+    for name, metric, scale, goal, what in GOALS:
         b = byname.get(name)
-        if b is None:
-            out.append((name, what, metric, None, None, goal, unit, "not run"))
+        series = metric_series(b, metric) if b and "error" not in b else None
+        if series is None or "ratio" not in series:
+            status = "not run" if b is None else ("error" if "error" in b else "no such counter")
+            rows.append((name, what, metric, None, None, scale, goal, status, None))
             continue
-        value = time_ns(b) if metric == "time" else counters(b).get(metric)
-        if value is None:
-            out.append((name, what, metric, None, None, goal, unit, "no counter"))
-            continue
-        if unit == "Y":
-            ratio = value / y if y else None
-            status = "-" if ratio is None else ("met" if ratio <= goal else "not met")
-            out.append((name, what, metric, value, ratio, goal, unit, status))
-        else:
-            out.append((name, what, metric, value, None, goal, unit, "met" if value <= goal else "not met"))
+        ratio = series["ratio"]
+        status = "met" if ratio["median"] * scale <= goal else "not met"
+        ns = metric_ns(series, metric)
+        rows.append((name, what, metric, ns, ratio, scale, goal, status, ns * scale / y_ext if y_ext else None))
+    return rows
+
+
+def reference_texts(results):
+    out = []
+    for p in results["programs"]:
+        y = p["reference"]["cpu_ns_per_joint"]
+        out.append(f"{p['stage']} {fmt(y['median'])} ({fmt(y['min'])}-{fmt(y['max'])})")
     return out
 
 
 def cmd_table(args):
     results = load(args.results)
-    y = results["context"].get("yardstick_ns_per_joint")
-    print(f"yardstick Y = {fmt(y)} ns per joint" if y else "yardstick not run (../shared/perf/yardstick.sh not found): no ns / Y")
-    print(f"{'benchmark':44} {'ns':>10} {'ns/Y':>8}  counters (value, /Y for ns_* counters)")
-    for name, b in entries(results):
-        t = time_ns(b)
-        print(f"{name:44} {fmt(t):>10} {fmt(t / y) if y else '-':>8}  {' '.join(counter_texts(b, y, '='))}")
+    ctx = results["context"]
+    y_ext = ctx.get("yardstick_ns_per_joint")
+    print("reference kernel Y, ns per joint (CPU time; median (min-max) of the program's blocks): "
+          + ", ".join(reference_texts(results)))
+    print(f"external yardstick Y = {fmt(y_ext)} ns per joint (a separate program, before and after)" if y_ext
+          else "external yardstick not run (../shared/perf/yardstick.sh not found)")
+    print(f"{'benchmark':40} {'ns':>9}  {'paired ratio: median [min-max]':32} {'ns/Yext':>8}  counters")
+    for b in results["benchmarks"]:
+        if "error" in b:
+            print(f"{b['name']:40} error: {b['error']}")
+            continue
+        s = b["ns_per_iteration"]
+        t = s["value"]["median"]
+        print(f"{b['name']:40} {fmt(t):>9}  {spread_text(s['ratio']):32} {fmt(t / y_ext) if y_ext else '-':>8}  "
+              f"{' '.join(counter_texts(b, y_ext, '='))}")
     print()
-    print(f"{'goal':18} {'metric':14} {'value':>10} {'in Y':>8} {'goal':>8}  status")
-    for name, what, metric, value, ratio, goal, unit, status in goal_rows(results):
-        shown = fmt(value) + (" ns" if unit == "Y" else " ms") if value is not None else "-"
-        print(f"{name:18} {metric:14} {shown:>10} {fmt(ratio):>8} {fmt(goal) + ' ' + unit:>8}  {status}")
+    print(f"{'goal':18} {'metric':14} {'ns':>10} {'paired ratio':>26} {'goal':>8}  status")
+    for name, what, metric, ns, ratio, scale, goal, status, ext in goal_rows(results):
+        shown = spread_text(ratio, scale) if ratio else "-"
+        print(f"{name:18} {metric:14} {fmt(ns):>10} {shown:>26} {fmt(goal) + ' Y':>8}  {status}")
+    if ctx.get("seconds"):
+        print(f"\n{ctx['seconds']} s in all")
 
 
 DOC_HEAD = """# Benchmarks
@@ -165,18 +185,20 @@ DOC_HEAD = """# Benchmarks
      Do not edit by hand: run `make bench` and commit the result. -->
 
 Speed is measured with Google Benchmark programs in `bench/` (one per stage), never in unit
-tests. `make bench` builds the `bench` preset (Release, no `-march`), runs every program three
-times (the figures are medians of CPU time), pins the single-threaded ones to one core, merges
-the JSON into `build/bench/results.json` and rewrites this page from it.
+tests. `make bench` builds the `bench` preset (Release, no `-march`), runs every program (the
+single-threaded ones pinned to one core), merges their results into `build/bench/results.json`
+and rewrites this page from it.
 
-Absolute nanoseconds change from machine to machine, so every figure is also given in
-**yardstick units Y**: the ns per joint of a plain scalar forward-kinematics loop
-(`../shared/perf/yardstick.sh`) measured in the same run, before and after the benchmarks
-(Y is the mean; a run whose blocks spread by more than 1.5x was contended, and its min, the
-uncontended figure, stands for it, since CPU time leaves contention out too). A ratio to Y
-transfers between machines; ozz-animation's figures in Y are in
-`../shared/perf/README.md` (LocalToModelJob 0.21 Y per joint, SamplingJob 0.33 Y per joint,
-IKTwoBoneJob 4.9 Y, IKAimJob 2.4 Y).
+Absolute nanoseconds change from machine to machine and, on a shared machine, from minute to
+minute, so every case is measured **paired** with a reference kernel compiled into the same
+program (`bench/reference_kernel.cpp`: a plain scalar forward-kinematics walk over a 60-joint
+tree, the computation of `../shared/perf/yardstick.cpp`). The two run in alternating blocks,
+each case block is divided by the kernel's ns per joint in the blocks just before and after it,
+and a case is given as the **median of these paired ratios, in Y**, with their spread
+(min-max over the pairs). A ratio is in the case's own unit: time per iteration, or a counter's
+time per joint, per leg, per solve... divided by Y. The method and its limits:
+[performance.md](performance.md), "How speed is measured". ozz-animation's figures in Y are in
+`../shared/perf/README.md`.
 
 Why a goal is not met, with the profile behind it: [performance.md](performance.md) (by hand).
 """
@@ -185,51 +207,93 @@ Why a goal is not met, with the profile behind it: [performance.md](performance.
 def cmd_doc(args):
     results = load(args.results)
     ctx = results["context"]
-    y = ctx.get("yardstick_ns_per_joint")
-    lines = [DOC_HEAD]
-    lines.append("## This run\n")
+    y_ext = ctx.get("yardstick_ns_per_joint")
+    lines = [DOC_HEAD, "## This run\n"]
     lines.append(f"- date: {ctx.get('date', '?')}; host: {ctx.get('host_name', '?')}, "
-                 f"{ctx.get('num_cpus', '?')} CPUs at {ctx.get('mhz_per_cpu', '?')} MHz")
-    if y:
+                 f"{ctx.get('num_cpus', '?')} CPUs at {fmt(ctx.get('mhz_per_cpu'))} MHz; "
+                 f"{ctx.get('pairs', '?')} pairs per case, blocks of {ctx.get('block_seconds', '?')} s"
+                 + (f"; {ctx['seconds']} s in all" if ctx.get("seconds") else ""))
+    lines.append("- reference kernel Y, ns per joint (CPU time, median (min-max) of each program's blocks): "
+                 + ", ".join(reference_texts(results)))
+    if y_ext:
         runs = "; ".join(f"median {fmt(r['median'])}, min {fmt(r['min'])}, max {fmt(r['max'])}"
                          + (" (contended: min used)" if r["contended"] else "")
                          for r in ctx.get("yardstick_runs", []))
-        lines.append(f"- yardstick Y = **{fmt(y)} ns** per joint (runs: {runs})")
-        if ctx.get("load_average"):
-            lines.append(f"- load average at the end of the run: {ctx['load_average']} "
-                         f"(on {ctx.get('num_cpus', '?')} CPUs)")
-            try:
-                busy = float(ctx["load_average"].split()[0]) > float(ctx.get("num_cpus", 1))
-            except ValueError:
-                busy = False
-            if busy:
-                lines.append("- the machine was busy: CPU-time figures hold, but the wall-clock ones "
-                             "(`BM_Batch10k`, two threads) include waiting for a core")
+        lines.append(f"- for comparison, the external yardstick (`../shared/perf/yardstick.sh`, a separate "
+                     f"program before and after): Y = **{fmt(y_ext)} ns** per joint ({runs}); "
+                     f"the column ns / Y ext divides the median ns by it")
     else:
-        lines.append("- yardstick not available in this run: figures in ns only")
+        lines.append("- the external yardstick was not run (no `../shared/perf`): paired ratios only")
+    if ctx.get("load_average"):
+        lines.append(f"- load average at the end of the run: {ctx['load_average']} (on {ctx.get('num_cpus', '?')} CPUs)")
+        try:
+            busy = float(ctx["load_average"].split()[0]) > float(ctx.get("num_cpus", 1))
+        except ValueError:
+            busy = False
+        if busy:
+            lines.append("- the machine was busy: pairing cancels the share of the core and the clock, not the "
+                         "cache and memory traffic of other processes, so memory-bound cases (sampling, world, "
+                         "batch) read high (performance.md, \"How speed is measured\")")
     lines.append("")
     lines.append("## Goals\n")
-    lines.append("| benchmark | what | measured | in Y | goal | status |")
-    lines.append("| --- | --- | --- | --- | --- | --- |")
-    for name, what, metric, value, ratio, goal, unit, status in goal_rows(results):
-        if value is None:
+    lines.append("| benchmark | what | measured | paired ratio, median [min-max] | goal | status | ns / Y ext |")
+    lines.append("| --- | --- | --- | --- | --- | --- | --- |")
+    for name, what, metric, ns, ratio, scale, goal, status, ext in goal_rows(results):
+        if ns is None:
             measured = "-"
-        elif unit == "Y":
-            measured = f"{fmt(value)} ns" + ("" if metric == "time" else f" ({metric})")
+        elif metric == "time":
+            measured = f"{fmt(ns)} ns"
         else:
-            measured = f"{fmt(value)} ms ({metric})"
-        lines.append(f"| `{name}` | {what} | {measured} | {fmt(ratio)} | "
-                     f"{'<= ' + fmt(goal) + ' ' + unit} | {status} |")
+            measured = f"{fmt(ns)} ns ({metric})"
+        if scale != 1.0 and ns is not None:
+            measured = f"{fmt(ns / 1e6)} ms ({metric})"
+        shown = spread_text(ratio, scale) if ratio else "-"
+        lines.append(f"| `{name}` | {what} | {measured} | {shown} | <= {fmt(goal)} Y | {status} | {fmt(ext)} |")
     lines.append("")
     lines.append("## Every benchmark\n")
-    lines.append("| benchmark | ns per iteration | in Y | counters |")
-    lines.append("| --- | --- | --- | --- |")
-    for name, b in entries(results):
-        t = time_ns(b)
-        lines.append(f"| `{name}` | {fmt(t)} | {fmt(t / y) if y else '-'} | {', '.join(counter_texts(b, y, ' '))} |")
+    lines.append("Time per iteration (CPU time; wall clock where marked), its paired ratio, and the counters: "
+                 "value, and for a time per unit its paired ratio.\n")
+    lines.append("| benchmark | ns per iteration | paired ratio, median [min-max] | ns / Y ext | counters |")
+    lines.append("| --- | --- | --- | --- | --- |")
+    for b in results["benchmarks"]:
+        if "error" in b:
+            lines.append(f"| `{b['name']}` | error: {b['error']} | | | |")
+            continue
+        s = b["ns_per_iteration"]
+        t = s["value"]["median"]
+        clock = " (wall clock)" if b.get("clock") == "real" else ""
+        lines.append(f"| `{b['name']}` | {fmt(t)}{clock} | {spread_text(s['ratio'])} | "
+                     f"{fmt(t / y_ext) if y_ext else '-'} | {', '.join(counter_texts(b, y_ext, ' '))} |")
     lines.append("")
     with open(args.out, "w") as f:
         f.write("\n".join(lines))
+
+
+def ratios(results):
+    """Every paired ratio of a run: (case, metric) -> median."""
+    out = {}
+    for b in cases(results):
+        out[(b["name"], "time")] = b["ns_per_iteration"]["ratio"]["median"]
+        for name, s in b.get("counters", {}).items():
+            if "ratio" in s:
+                out[(b["name"], name)] = s["ratio"]["median"]
+    return out
+
+
+def cmd_compare(args):
+    runs = [ratios(load(p)) for p in args.results]
+    keys = [k for k in runs[0] if all(k in r for r in runs[1:])]
+    worst = 0.0
+    over = 0
+    print(f"{'benchmark':40} {'metric':18} {'medians of the runs':40} spread")
+    for k in keys:
+        vals = [r[k] for r in runs]
+        d = max(vals) / min(vals) - 1.0
+        worst = max(worst, d)
+        over += d > args.limit
+        print(f"{k[0]:40} {k[1]:18} {' '.join(fmt(v) for v in vals):40} {100 * d:5.1f}%"
+              + ("  > limit" if d > args.limit else ""))
+    print(f"\n{len(keys)} ratios; largest spread {100 * worst:.1f}%; {over} above {100 * args.limit:.0f}%")
 
 
 def main():
@@ -240,14 +304,18 @@ def main():
     m.add_argument("--y-before", default="")
     m.add_argument("--y-after", default="")
     m.add_argument("--load", default="")
+    m.add_argument("--seconds", default="")
     m.add_argument("inputs", nargs="+")
     t = sub.add_parser("table")
     t.add_argument("results")
     d = sub.add_parser("doc")
     d.add_argument("results")
     d.add_argument("--out", required=True)
+    c = sub.add_parser("compare")
+    c.add_argument("--limit", type=float, default=0.05)
+    c.add_argument("results", nargs="+")
     args = p.parse_args()
-    {"merge": cmd_merge, "table": cmd_table, "doc": cmd_doc}[args.cmd](args)
+    {"merge": cmd_merge, "table": cmd_table, "doc": cmd_doc, "compare": cmd_compare}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# Runs every benchmark program of the bench preset (build/bench/bench/asterune-bench-*), merges
-# their Google Benchmark JSON into build/bench/results.json, measures the speed yardstick Y when
-# ../shared/perf/yardstick.sh exists beside the repository (before and after the benchmarks; Y
-# and load are recorded; see scripts/bench_report.py for how Y is chosen), prints a table of ns and ns / Y, and regenerates docs/benchmarks.md from it.
-# Used by `make bench`; extra arguments go to every benchmark program (e.g. --benchmark_filter=World).
+# Runs every benchmark program of the bench preset (build/bench/bench/asterune-bench-*). Each
+# program measures its cases paired with the in-process reference kernel (bench/paired_main.cpp:
+# alternating blocks, each case as the median of its ratios to the adjacent reference blocks, in
+# units Y of the kernel's ns per joint) and writes build/bench/json/<stage>.json. The results are
+# merged into build/bench/results.json, printed as a table of ns and ratios, and docs/benchmarks.md
+# is regenerated from them. When ../shared/perf/yardstick.sh exists beside the repository, the
+# external yardstick is also run before and after, and its Y is shown beside the paired ratios for
+# comparison; without it everything else works the same.
+# Used by `make bench`; extra arguments go to every benchmark program (e.g. --benchmark_filter=World,
+# --paired_pairs=15; see bench/paired_main.hpp).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build/bench"
 out="$build/json"
 rm -rf "$out"
 mkdir -p "$out"
+start=$(date +%s)
 
 yardstick="$root/../shared/perf/yardstick.sh"
 measure_y() {
@@ -20,25 +26,40 @@ measure_y() {
 }
 y_before=$(measure_y)
 
-# Single-threaded programs run pinned to the yardstick's core, as the yardstick does.
+# Programs run pinned to one core (the yardstick's), the reference kernel with their cases. The
+# cases that drive threads of their own (the batch on two threads) run in a second, unpinned pass.
+threaded='^BM_Batch10k'
 pin=()
 if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then pin=(taskset -c "${YARDSTICK_CPU:-1}"); fi
+user_filter=no
+for a in "$@"; do case "$a" in --benchmark_filter=*) user_filter=yes ;; esac; done
 shopt -s nullglob
 programs=("$build"/bench/asterune-bench-*)
 [ ${#programs[@]} -gt 0 ] || { echo "no benchmark programs in $build/bench (run cmake --build --preset bench)" >&2; exit 1; }
+run() {  # run NAME COMMAND...: one pass, its JSON in $out/NAME.json
+  local name=$1 began
+  shift
+  echo "== $name"
+  began=$(date +%s)
+  "$@" --paired_out="$out/$name.json"
+  echo "($(( $(date +%s) - began )) s)"
+}
 for program in "${programs[@]}"; do
   stage=${program##*/asterune-bench-}
-  runner=("${pin[@]}")
-  [ "$stage" = runtime ] && runner=()  # the batch benchmark drives two threads of its own
-  echo "== $stage"
-  "${runner[@]}" "$program" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
-    --benchmark_out="$out/$stage.json" --benchmark_out_format=json "$@"
+  if [ "$stage" != runtime ]; then
+    run "$stage" "${pin[@]}" "$program" "$@"
+  elif [ "$user_filter" = yes ]; then
+    run "$stage" "$program" "$@"  # the user's filter decides; unpinned, as the batch needs two cores
+  else
+    run "$stage" "${pin[@]}" "$program" --benchmark_filter="-$threaded" "$@"
+    run "$stage-threads" "$program" --benchmark_filter="$threaded" "$@"
+  fi
 done
 
 y_after=$(measure_y)
 load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || true)
 python3 "$root/scripts/bench_report.py" merge --out "$build/results.json" --y-before "${y_before:-}" \
-  --y-after "${y_after:-}" --load "${load:-}" "$out"/*.json
+  --y-after "${y_after:-}" --load "${load:-}" --seconds "$(( $(date +%s) - start ))" "$out"/*.json
 python3 "$root/scripts/bench_report.py" table "$build/results.json"
 python3 "$root/scripts/bench_report.py" doc "$build/results.json" --out "$root/docs/benchmarks.md"
-echo "wrote $build/results.json and docs/benchmarks.md"
+echo "wrote $build/results.json and docs/benchmarks.md ($(( $(date +%s) - start )) s)"
