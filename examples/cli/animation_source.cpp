@@ -39,6 +39,15 @@ AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, co
   } else {
     auto profile = io::build_scene_profile(animation.retarget, clip_.skeleton, rig, clip_.rest_on_ground);
     if (!profile) throw CliError(animation.clip.string() + ": " + profile.message());
+    // Rules RT15, RT16: the clip's foot contacts set the floor and become Footstep markers.
+    auto contacts = io::resolve_scene_floor(animation.retarget, clip_, rig, profile.value());
+    if (!contacts) throw CliError(animation.clip.string() + ": " + contacts.message());
+    contacts_ = std::move(contacts).value();
+    if (!contacts_.has_floor) contact_note_ = animation.clip.string() + ": " + contacts_.note;
+    const std::vector<ClipMarker> steps = footstep_markers(contacts_);
+    clip_.clip.markers.insert(clip_.clip.markers.end(), steps.begin(), steps.end());
+    std::stable_sort(clip_.clip.markers.begin(), clip_.clip.markers.end(),
+                     [](const ClipMarker& a, const ClipMarker& b) { return a.time < b.time; });
     auto b = build_animation_binding(clip_.clip, rig, &clip_.skeleton, &profile.value());
     if (!b) throw CliError(animation.clip.string() + ": " + b.message());
     binding_ = std::move(b).value();
@@ -69,6 +78,13 @@ void AnimationPoseSource::sample(float time, std::span<Transform> local, std::sp
     local[j] = scratch_local_[j];
     coverage[j] = scratch_coverage_[j];
   }
+}
+
+void AnimationPoseSource::foot_contacts(float time, std::vector<io::FootContactRecord>& out) const {
+  out.clear();
+  const float t = wrap_clip_time(time, clip_.clip.duration, wrap_);
+  for (size_t i = 0; i < contacts_.feet.size(); ++i)
+    out.push_back(io::FootContactRecord{contacts_.feet[i].label, contacts_.in_contact(i, t)});
 }
 
 std::string AnimationPoseSource::description() const {

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "asterune/io/gltf_writer.hpp"
+#include "asterune/io/key_reduction.hpp"
 
 namespace asterune::cli {
 namespace {
@@ -25,20 +26,34 @@ void check_out_path(const std::string& path) {
   throw CliError("--out " + path + ": unsupported format '" + ext + "' (expected " + out_formats() + ")");
 }
 
-void write_out_file(const std::string& path, const Run& run, std::span<const io::FrameRecord> frames,
-                    const OutOptions& options) {
+OutReport write_out_file(const std::string& path, const Run& run, std::span<const io::FrameRecord> frames,
+                         const OutOptions& options) {
   check_out_path(path);
   const std::string ext = lower_extension(path);
+  OutReport report;
+  auto reduce = [&](const io::KeyTracks& tracks) -> std::vector<std::vector<int>> {  // rule F6
+    if (!(options.tolerance > 0.0f)) {  // every key kept
+      report.keys_before = report.keys_after = tracks.track_count() * tracks.times.size();
+      return {};
+    }
+    io::KeyReduction r = io::reduce_keys(tracks, options.tolerance);
+    report = OutReport{r.keys_before, r.keys_after, r.max_error};
+    return std::move(r.keys);
+  };
   if (ext == ".rbxmx") {
     io::KeyframeSequenceOptions k;
     k.name = std::filesystem::path(path).stem().string();
     k.loop = options.loop;
     k.priority = options.priority;
+    k.joint_keys = reduce(io::keyframe_sequence_tracks(run.rig, frames));
     const Status s = io::write_keyframe_sequence_file(path, run.rig, frames, k);
     if (!s) throw CliError(s.message());
   } else {
-    if (Status s = io::write_gltf_file(path, run.rig, frames); !s) throw CliError(s.message());
+    io::GltfWriteOptions g;
+    g.node_keys = reduce(io::gltf_node_tracks(run.rig, frames));
+    if (Status s = io::write_gltf_file(path, run.rig, frames, std::move(g)); !s) throw CliError(s.message());
   }
+  return report;
 }
 
 io::SvgPrimitives frame_primitives(const io::FrameRecord& frame) {

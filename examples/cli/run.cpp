@@ -48,6 +48,7 @@ void run_frames(Run& run, int first_recorded, int last_recorded,
     reset_pose(pose.local_span(), pose.coverage_span());
     rec.controls.clear();
     if (run.source) run.source->sample(t, pose.local_span(), pose.coverage_span());
+    if (run.source) run.source->foot_contacts(t, rec.contacts);
     const Transform root = run.root_path.empty() ? run.root : io::sample_root_path(run.root_path, t);
     for (auto& step : run.steps) step->update(t, run.dt, root, pose.local_span(), pose.coverage_span(), rec.controls);
     evaluate_world(run.rig, root, pose.local_span(), rec.world);
@@ -115,6 +116,11 @@ std::string format_table_frame(const Run& run, const io::FrameRecord& rec) {
   std::string s;
   {
     s += fmt("\nframe %d  t = %.4f s\n", rec.frame, rec.time);
+    if (!rec.contacts.empty()) {  // rule RT16: the source's foot contacts this frame
+      s += "contacts:";
+      for (const io::FootContactRecord& c : rec.contacts) s += fmt("  %s %s", c.foot.c_str(), c.contact ? "down" : "up");
+      s += "\n";
+    }
     s += fmt("%3s  %-16s %-16s %-16s %4s  %-24s  %-29s  %-24s    %s\n", "#", "joint", "child part", "parent joint", "cov",
              "T position", "T rotation [w x y z]", "T Euler XYZ (deg)", "world position");
     for (int j = 0; j < rig.joint_count(); ++j) {

@@ -30,6 +30,8 @@ class PoseSource {
  public:
   virtual ~PoseSource() = default;
   virtual void sample(float time, std::span<Transform> local, std::span<float> coverage) = 0;
+  /// The source's foot contact states at `time` (rule RT16); none by default.
+  virtual void foot_contacts(float /*time*/, std::vector<io::FootContactRecord>& out) const { out.clear(); }
 };
 
 /// Adjusts the pose after the source, e.g. the control stack (IK, look-at, feet, springs).
@@ -71,6 +73,8 @@ struct Run {
   std::unique_ptr<PoseSource> source;
   std::vector<std::unique_ptr<FrameStep>> steps;
   std::vector<std::string> notes;  // how the pose source plays (e.g. "animation: ... baked"), in the table header
+  std::vector<std::string> warnings;  // one line each on stderr, exit status unchanged (e.g. no feet found)
+  std::vector<ClipMarker> markers;    // the played clip's markers, Footstep markers included (rule RT16)
 };
 
 /// Runs every frame and hands each frame in [first_recorded, last_recorded] to `sink` as soon

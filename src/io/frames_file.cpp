@@ -58,6 +58,11 @@ Json frame_json(const Rig& rig, const FrameRecord& rec) {
     controls.push_back(std::move(control));
   }
   f["controls"] = std::move(controls);
+  if (!rec.contacts.empty()) {  // rule RT16
+    Json contacts = Json::object();
+    for (const FootContactRecord& c : rec.contacts) contacts[c.foot] = c.contact;
+    f["contacts"] = std::move(contacts);
+  }
   return f;
 }
 std::string dump_scalar(const Json& v) { return v.dump(-1, ' ', false, Json::error_handler_t::replace); }

@@ -107,30 +107,49 @@ std::string write_keyframe_sequence(const Rig& rig, std::span<const FrameRecord>
   Writer::prop(seq, "token", "Priority", std::to_string(static_cast<int>(options.priority)));
 
   const std::string root_name = rig.root_part() >= 0 ? rig.part(rig.root_part()).name : std::string("Root");
-  for (const FrameRecord& rec : frames) {
+  // Reduced keys (options.joint_keys): which joints each frame keys, and which Poses it needs
+  // (a keyed joint and its ancestors; children come after parents in the layout).
+  const bool sparse = options.joint_keys.size() == static_cast<size_t>(n);
+  std::vector<unsigned char> keyed(static_cast<size_t>(n), 1), needed(static_cast<size_t>(n), 1);
+  for (size_t f = 0; f < frames.size(); ++f) {
+    const FrameRecord& rec = frames[f];
     if (rec.local.size() != static_cast<size_t>(n)) continue;
+    if (sparse) {
+      bool any = false;
+      for (int j = n - 1; j >= 0; --j) {
+        const auto& keys = options.joint_keys[static_cast<size_t>(j)];
+        keyed[static_cast<size_t>(j)] = std::binary_search(keys.begin(), keys.end(), static_cast<int>(f)) ? 1 : 0;
+        any = any || keyed[static_cast<size_t>(j)];
+        needed[static_cast<size_t>(j)] = keyed[static_cast<size_t>(j)];
+      }
+      if (!any) continue;
+      for (int j = n - 1; j >= 0; --j)
+        if (needed[static_cast<size_t>(j)] && rig.parent(j) >= 0) needed[static_cast<size_t>(rig.parent(j))] = 1;
+    }
     pugi::xml_node kf = w.item(seq, "Keyframe");
     Writer::prop(kf, "string", "Name", "Keyframe");
     Writer::prop(kf, "float", "Time", number(rec.time));
-    auto pose = [&](pugi::xml_node parent, const std::string& name, const Transform& t) {
+    auto pose = [&](pugi::xml_node parent, const std::string& name, const Transform& t, bool weight = true) {
       pugi::xml_node p = w.item(parent, "Pose");
       Writer::cframe(p, t);
       Writer::prop(p, "token", "EasingDirection", std::to_string(kEasingDirectionIn));
       Writer::prop(p, "token", "EasingStyle", std::to_string(kEasingLinear));
       Writer::prop(p, "string", "Name", name);
-      Writer::prop(p, "float", "Weight", "1");
+      Writer::prop(p, "float", "Weight", weight ? "1" : "0");
       return p;
     };
     // Depth-first over the part hierarchy; an explicit stack keeps deep rigs off the call stack.
     std::vector<std::pair<int, pugi::xml_node>> todo;  // (joint, parent pose)
     pugi::xml_node root_pose = pose(kf, root_name, Transform::identity());
-    for (auto it = children[0].rbegin(); it != children[0].rend(); ++it) todo.emplace_back(*it, root_pose);
+    for (auto it = children[0].rbegin(); it != children[0].rend(); ++it)
+      if (needed[static_cast<size_t>(*it)]) todo.emplace_back(*it, root_pose);
     while (!todo.empty()) {
       const auto [j, parent] = todo.back();
       todo.pop_back();
-      pugi::xml_node p = pose(parent, rig.child_name(j), rec.local[static_cast<size_t>(j)]);
+      pugi::xml_node p = pose(parent, rig.child_name(j), rec.local[static_cast<size_t>(j)], keyed[static_cast<size_t>(j)] != 0);
       const auto& kids = children[static_cast<size_t>(j) + 1];
-      for (auto it = kids.rbegin(); it != kids.rend(); ++it) todo.emplace_back(*it, p);
+      for (auto it = kids.rbegin(); it != kids.rend(); ++it)
+        if (needed[static_cast<size_t>(*it)]) todo.emplace_back(*it, p);
     }
   }
   std::ostringstream out;

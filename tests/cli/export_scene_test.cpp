@@ -244,6 +244,8 @@ TEST_CASE("svg and out files use the rig's own root part, where the scene's root
   cli::Run run = cli::make_run(request);
   REQUIRE(run.rig.part(run.rig.root_part()).name == "Base");
   const std::vector<io::FrameRecord> recs = run_all(run);
+  cli::OutOptions every_key;  // no key reduction (rule F6): a key per frame, checked below
+  every_key.tolerance = 0.0f;
   // The root at frame k, from the scene's numbers: u = min(0.2 k, 1), position (4u, 1, -2u),
   // rotation u * 45 degrees about +Y.
   auto expected_root = [](int k) {
@@ -302,7 +304,7 @@ TEST_CASE("svg and out files use the rig's own root part, where the scene's root
 
   SECTION("--out FILE.rbxmx: every Keyframe's top-level Pose is Base") {
     const std::filesystem::path path = tmp / "based.rbxmx";
-    cli::write_out_file(path.string(), run, recs, {});
+    cli::write_out_file(path.string(), run, recs, every_key);
     pugi::xml_document doc;
     REQUIRE(doc.load_file(path.c_str()));
     const pugi::xpath_node_set keyframes = doc.select_nodes("/roblox/Item[@class='KeyframeSequence']/Item[@class='Keyframe']");
@@ -318,7 +320,7 @@ TEST_CASE("svg and out files use the rig's own root part, where the scene's root
 
   SECTION("--out FILE.gltf: the root node is Base, keyed along the root path") {
     const std::filesystem::path path = tmp / "based.gltf";
-    cli::write_out_file(path.string(), run, recs, {});
+    cli::write_out_file(path.string(), run, recs, every_key);
     std::ifstream in(path);
     const nlohmann::json gltf = nlohmann::json::parse(in);
     REQUIRE(gltf["nodes"][0]["name"] == "Base");

@@ -41,6 +41,13 @@ struct ControlRecord {
 
 /// One solved frame: the root part's world placement, and per joint in layout order, the final
 /// T, its coverage and the world placement of the child part (part1).
+/// One foot's contact state in a frame (rule RT16): the foot's label ("LeftFoot") and whether
+/// the source foot is on its floor.
+struct FootContactRecord {
+  std::string foot;
+  bool contact = false;
+};
+
 struct FrameRecord {
   int frame = 0;
   float time = 0.0f;
@@ -49,6 +56,7 @@ struct FrameRecord {
   std::vector<Transform> world;
   std::vector<ControlRecord> controls;
   Transform root;  // the root part's world placement this frame (moves with a scene root path; not in JSON)
+  std::vector<FootContactRecord> contacts;  // a retargeted clip's foot contacts; JSON "contacts" when not empty
 };
 
 /// Serializes frames as one `asterune.frames/1` object:
@@ -56,7 +64,8 @@ struct FrameRecord {
 /// "parent", "transform": {"position", "rotation"}, "coverage", "world": {...}}], "controls":
 /// [{"name", "status", "reached", "clamped", "distance", "angle", "weight", "passes", "stretch",
 /// and for springs "substeps", "resets", and for feet "feet": [{"lift", "hit", "tilt_deg",
-/// "clamped", "sole_error", "ray_origin", "ray_end", "hit_normal"}], "pelvis_drop"}]}]}. Part
+/// "clamped", "sole_error", "ray_origin", "ray_end", "hit_normal"}], "pelvis_drop"}], and when
+/// the record has foot contacts "contacts": {"LeftFoot": true, ...}}]}. Part
 /// names (not ids) are printed; rotations are
 /// [w, x, y, z]. Each record must hold rig.joint_count() entries per array.
 std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frames);

@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "asterune/clip/clip.hpp"
 #include "asterune/core/result.hpp"
@@ -36,6 +37,11 @@ struct KeyframeSequenceOptions {
   std::string name = "Animation";                          // the KeyframeSequence's Name
   bool loop = false;                                       // KeyframeSequence.Loop
   AnimationPriority priority = AnimationPriority::kAction; // KeyframeSequence.Priority
+  /// Rule F6 (reduced keys, key_reduction.hpp): per joint (layout order), the indices into
+  /// `frames` that key it. Empty: every frame keys every joint. A frame keying no joint writes
+  /// no Keyframe; an unkeyed joint whose descendants are keyed gets a Weight 0 Pose (which
+  /// carries no key) to hold their Poses.
+  std::vector<std::vector<int>> joint_keys;
 };
 
 /// Writes `frames` (their time and local T; coverage and world are not used) as a

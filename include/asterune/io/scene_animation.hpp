@@ -21,6 +21,7 @@
 #include "asterune/clip/clip.hpp"
 #include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
+#include "asterune/retarget/contacts.hpp"
 #include "asterune/retarget/profile.hpp"
 #include "asterune/rig/source_skeleton.hpp"
 
@@ -39,6 +40,11 @@ struct SceneRetarget {
   float scale = 1.0f;
   bool auto_scale = true;                                 // "scale": "auto" (the default)
   std::optional<float> units_to_studs;                    // "units"
+  // "floor" (rule RT15): "auto" (the clip's foot contacts), "rest" (the rest pose stands on
+  // the floor), or a number: the floor's height in source units along the source up.
+  enum class Floor { kAuto, kRest, kHeight };
+  Floor floor = Floor::kAuto;
+  float floor_height = 0.0f;  // kHeight
 };
 
 struct SceneAnimation {
@@ -67,5 +73,14 @@ Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::opti
 /// `rest_on_ground` goes to RetargetProfile::rest_on_ground (SourceClip::rest_on_ground).
 Result<RetargetProfile> build_scene_profile(const SceneRetarget& retarget, const SourceSkeleton& source, const Rig& rig,
                                            bool rest_on_ground = false);
+
+/// Foot contacts of a retargeted clip and the floor the scene asks for (rules RT15, RT16):
+/// detects the contacts (find_foot_contacts with the profile's facing), then sets
+/// profile.floor: for "auto" the contacts' floor fitted to `rig`'s soles (fit_floor_to_target;
+/// left unset, with the contacts' note, when the feet are not found or never touch), the given
+/// height for a number, unset for "rest". Returns the contacts (no feet when none were
+/// recognised). Fails only when the clip or the profile does not bind.
+Result<FootContacts> resolve_scene_floor(const SceneRetarget& retarget, const SourceClip& clip, const Rig& rig,
+                                         RetargetProfile& profile);
 
 }  // namespace asterune::io
