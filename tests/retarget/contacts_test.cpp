@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -216,4 +217,31 @@ TEST_CASE("RT16: Footstep markers survive baking", "[retarget][contacts]") {
   REQUIRE(baked.value().markers.size() == 4);
   CHECK(baked.value().markers[3].value == "Right");
   CHECK(baked.value().markers[3].time == Approx(31 * found.value().dt));
+}
+
+TEST_CASE("RT15: the floor is part of the profile's identity and must be finite", "[retarget][contacts]") {
+  test::TempDir dir("contacts_key");
+  const io::SourceClip clip = load_text(dir, "steps.bvh", synthetic_bvh(10, -1, -1, -1, -1));
+  const Rig rig = build_rig(*builtin_rig_desc("r15")).value();
+  auto made = io::build_scene_profile(io::SceneRetarget{}, clip.skeleton, rig, clip.rest_on_ground);
+  REQUIRE(made);
+  RetargetProfile p = made.value();
+  const std::uint64_t rest_key = profile_key(p);
+  p.floor = 5.0f;
+  CHECK(profile_key(p) != rest_key);
+  auto five = build_retarget_binding(clip.skeleton, rig, p);
+  REQUIRE(five);
+  p.floor = 6.0f;
+  auto six = build_retarget_binding(clip.skeleton, rig, p);
+  REQUIRE(six);
+  // One source unit more floor lowers the travel reference by one unit along the source up:
+  // the pelvis's reference moves by exactly 1 along +Y (this source's up).
+  const JointLookup pelvis = rig.find_joint("LowerTorso");
+  REQUIRE(pelvis.found());
+  const auto j = static_cast<size_t>(pelvis.index);
+  CHECK(six.value().source_rest_position[j].y - five.value().source_rest_position[j].y == Approx(1.0f));
+  p.floor = std::numeric_limits<float>::quiet_NaN();
+  auto bad = build_retarget_binding(clip.skeleton, rig, p);
+  REQUIRE_FALSE(bad);
+  CHECK(bad.message().find("floor") != std::string::npos);
 }

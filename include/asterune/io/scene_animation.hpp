@@ -8,8 +8,9 @@
 // "translation": true, "scale": "auto"}. A clip whose track names are the rig's own names plays
 // natively whatever the retarget block says (rule P3).
 // Beyond formats.md, `retarget` also accepts: "map": {"<target joint>": "<source joint>", ...}
-// (an explicit mapping), "facing": "auto" | [w, x, y, z] (source -> rig rotation) and
-// "units": studs per source length unit (default: CMU units for BVH, metres for glTF).
+// (an explicit mapping), "facing": "auto" | [w, x, y, z] (source -> rig rotation),
+// "units": studs per source length unit (default: CMU units for BVH, metres for glTF) and
+// "floor": "auto" | "rest" | a height in source units (rule RT15, default "auto").
 #pragma once
 
 #include <filesystem>
