@@ -45,7 +45,7 @@ struct KeyframeSequenceOptions {
 };
 
 /// Writes `frames` (their time and local T; coverage and world are not used) as a
-/// KeyframeSequence document: one Keyframe per frame at FrameRecord::time, each holding a Pose
+/// KeyframeSequence document: one Keyframe per frame (per keyed frame with options.joint_keys) at FrameRecord::time, each holding a Pose
 /// tree that mirrors the rig's part hierarchy from the root part. The root part's Pose has an
 /// identity CFrame; every other Pose's CFrame is its joint's T. Every Pose has Weight 1, easing
 /// style Linear, direction In. Joints not reached from the root part (rule R4) are left out.
