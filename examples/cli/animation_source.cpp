@@ -39,7 +39,7 @@ AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, co
   } else {
     auto profile = io::build_scene_profile(animation.retarget, clip_.skeleton, rig, clip_.rest_on_ground);
     if (!profile) throw CliError(animation.clip.string() + ": " + profile.message());
-    // Rules RT15, RT16: the clip's foot contacts set the floor and become Footstep markers.
+    // Rules RT16, RT17: the clip's foot contacts set the floor and become Footstep markers.
     auto contacts = io::resolve_scene_floor(animation.retarget, clip_, rig, profile.value());
     if (!contacts) throw CliError(animation.clip.string() + ": " + contacts.message());
     contacts_ = std::move(contacts).value();

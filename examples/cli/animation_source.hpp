@@ -29,9 +29,9 @@ class AnimationPoseSource final : public PoseSource {
 
   float duration() const { return clip_.clip.duration; }
   /// Retargeted clips: why the floor comes from the rest pose (no feet, or feet that never
-  /// touch; rule RT15), else empty.
+  /// touch; rule RT16), else empty.
   const std::string& contact_note() const { return contact_note_; }
-  /// The clip's markers, Footstep markers of the contacts included (rule RT16).
+  /// The clip's markers, Footstep markers of the contacts included (rule RT17).
   const std::vector<ClipMarker>& markers() const { return clip_.clip.markers; }
   /// "native", "retargeted (N of M joints mapped)", or with --bake "retarget baked once into
   /// '<clip>' (N tracks, K keys), played natively": printed in the table's header.
@@ -43,7 +43,7 @@ class AnimationPoseSource final : public PoseSource {
   std::vector<Transform> scratch_local_;
   std::vector<float> scratch_coverage_;
   io::SourceClip clip_;
-  FootContacts contacts_;    // retargeted clips: the source's foot contacts (rule RT16)
+  FootContacts contacts_;    // retargeted clips: the source's foot contacts (rule RT17)
   std::string contact_note_;
   std::shared_ptr<const Clip> baked_;  // --bake: the clip that is played instead of clip_.clip
   int mapped_ = 0;                     // retargeted joints (kept for the description when baked)

@@ -31,7 +31,7 @@ OutReport write_out_file(const std::string& path, const Run& run, std::span<cons
   check_out_path(path);
   const std::string ext = lower_extension(path);
   OutReport report;
-  auto reduce = [&](const io::KeyTracks& tracks) -> std::vector<std::vector<int>> {  // rule F6
+  auto reduce = [&](const io::KeyTracks& tracks) -> std::vector<std::vector<int>> {  // rule F7
     if (!(options.tolerance > 0.0f)) {  // every key kept
       report.keys_before = report.keys_after = tracks.track_count() * tracks.times.size();
       return {};

@@ -44,7 +44,7 @@ cli::RunRequest run_request(const Options& opt) {
   return cli::RunRequest{opt.scene, opt.rig, opt.pose, opt.clip, opt.frames, opt.dt, opt.bake};
 }
 
-// --tolerance: a finite number of studs > 0 (rule F6).
+// --tolerance: a finite number of studs > 0 (rule F7).
 float parse_tolerance(const std::string& text) {
   char* end = nullptr;
   const float v = std::strtof(text.c_str(), &end);

@@ -116,7 +116,7 @@ std::string format_table_frame(const Run& run, const io::FrameRecord& rec) {
   std::string s;
   {
     s += fmt("\nframe %d  t = %.4f s\n", rec.frame, rec.time);
-    if (!rec.contacts.empty()) {  // rule RT16: the source's foot contacts this frame
+    if (!rec.contacts.empty()) {  // rule RT17: the source's foot contacts this frame
       s += "contacts:";
       for (const io::FootContactRecord& c : rec.contacts) s += fmt("  %s %s", c.foot.c_str(), c.contact ? "down" : "up");
       s += "\n";

@@ -30,7 +30,7 @@ class PoseSource {
  public:
   virtual ~PoseSource() = default;
   virtual void sample(float time, std::span<Transform> local, std::span<float> coverage) = 0;
-  /// The source's foot contact states at `time` (rule RT16); none by default.
+  /// The source's foot contact states at `time` (rule RT17); none by default.
   virtual void foot_contacts(float /*time*/, std::vector<io::FootContactRecord>& out) const { out.clear(); }
 };
 
@@ -74,7 +74,7 @@ struct Run {
   std::vector<std::unique_ptr<FrameStep>> steps;
   std::vector<std::string> notes;  // how the pose source plays (e.g. "animation: ... baked"), in the table header
   std::vector<std::string> warnings;  // one line each on stderr, exit status unchanged (e.g. no feet found)
-  std::vector<ClipMarker> markers;    // the played clip's markers, Footstep markers included (rule RT16)
+  std::vector<ClipMarker> markers;    // the played clip's markers, Footstep markers included (rule RT17)
 };
 
 /// Runs every frame and hands each frame in [first_recorded, last_recorded] to `sink` as soon

@@ -58,7 +58,7 @@ Json frame_json(const Rig& rig, const FrameRecord& rec) {
     controls.push_back(std::move(control));
   }
   f["controls"] = std::move(controls);
-  if (!rec.contacts.empty()) {  // rule RT16
+  if (!rec.contacts.empty()) {  // rule RT17
     Json contacts = Json::object();
     for (const FootContactRecord& c : rec.contacts) contacts[c.foot] = c.contact;
     f["contacts"] = std::move(contacts);

@@ -202,7 +202,7 @@ Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const Fr
   const bool sparse = options.node_keys.size() == nn;
   for (size_t n = 0; n < nn; ++n) {
     int a_input = a_time;
-    if (sparse) {  // rule F6: this node's kept keys only, rotations kept in one hemisphere
+    if (sparse) {  // rule F7: this node's kept keys only, rotations kept in one hemisphere
       std::vector<float> kt, kp, kr;
       glm::vec4 prev(0.0f);
       for (int f : options.node_keys[n]) {

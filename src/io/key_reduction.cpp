@@ -1,4 +1,4 @@
-// Error-bounded key reduction (key_reduction.hpp, rule F6).
+// Error-bounded key reduction (key_reduction.hpp, rule F7).
 #include "asterune/io/key_reduction.hpp"
 
 #include <algorithm>

@@ -78,7 +78,7 @@ void read_scene_animation(const Json& value, const std::string& pointer, const S
         fail(rp + "/units", "must be a number of studs per source unit in [1e-6, 1e6]");
       rt.units_to_studs = u;
     }
-    if (const Json* v = find_member(*r, "floor")) {  // rule RT15
+    if (const Json* v = find_member(*r, "floor")) {  // rule RT16
       if (v->is_string()) {
         const std::string mode = v->get<std::string>();
         if (mode != "auto" && mode != "rest") fail(rp + "/floor", "must be \"auto\", \"rest\" or a height in source units");

@@ -279,7 +279,7 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
   }
 
   // Travel reference on the ground (profile.rest_on_ground): lift the root's rest position so
-  // that the lowest rest point is at height 0 along the source up; with a floor (rule RT15),
+  // that the lowest rest point is at height 0 along the source up; with a floor (rule RT16),
   // so that it is at the floor's height.
   if (profile.rest_on_ground || profile.floor) {
     const glm::vec3 up_source = glm::conjugate(F) * glm::vec3(0.0f, 1.0f, 0.0f);

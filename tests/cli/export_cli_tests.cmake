@@ -23,7 +23,7 @@ if(NOT n EQUAL 16)
 endif()
 
 # .gltf: readable JSON; the part nodes by name, 2 channels per node. The root part's node does
-# not move: its keys reduce to the first and the last frame (rule F6).
+# not move: its keys reduce to the first and the last frame (rule F7).
 run(--rig builtin:r15 --clip ${RUN} --out "${TMP}/run.gltf" --format json)
 require_ok_keys("--out run.gltf")
 file(READ "${TMP}/run.gltf" doc)
@@ -43,7 +43,7 @@ if(NOT ERR MATCHES "run.gltf: 2016 keys reduced to ")  # 126 frames x 16 nodes b
   message(SEND_ERROR "FAIL: run.gltf: stderr does not report the keys before and after: ${ERR}")
 endif()
 
-# Rule F6: CMU 131_01 at 60 Hz, reduced at the default 0.005 studs. The issue's goal is 15% of the
+# Rule F7: CMU 131_01 at 60 Hz, reduced at the default 0.005 studs. The issue's goal is 15% of the
 # keys; the greedy reducer keeps about 45% (docs/cli.md), held here at 50% against regressions.
 run(--rig builtin:r15 --clip tests/data/bvh/cmu_131_01_start_walk_stop.bvh --all-frames --format csv
     --out "${TMP}/walk.rbxmx")
@@ -56,13 +56,13 @@ else()
     message(SEND_ERROR "FAIL: walk.rbxmx kept ${CMAKE_MATCH_2} of ${CMAKE_MATCH_1} keys (more than 50%)")
   endif()
 endif()
-# Bad tolerances: one line, exit 2 (rule F6, F3).
+# Bad tolerances: one line, exit 2 (rule F7, F3).
 foreach(bad -1 0 nan inf 1e99 abc "")
   expect_bad("--tolerance" --out "${TMP}/bad.rbxmx" --tolerance "${bad}")
 endforeach()
 expect_bad("--tolerance" --tolerance 0.01)  # needs --out
 
-# Rule RT16: the frames JSON carries the source's foot contacts; the table a contacts line.
+# Rule RT17: the frames JSON carries the source's foot contacts; the table a contacts line.
 run(--rig builtin:r15 --clip tests/data/bvh/cmu_131_01_start_walk_stop.bvh --format json --frame 0)
 require_ok("contacts json")
 string(JSON left ERROR_VARIABLE jerr GET "${OUT}" frames 0 contacts LeftFoot)
@@ -75,7 +75,7 @@ if(NOT OUT MATCHES "\ncontacts:  LeftFoot (down|up)  RightFoot (down|up)\n")
   message(SEND_ERROR "FAIL: the table has no contacts line:\n${OUT}")
 endif()
 
-# Rule RT15: a clip with no recognisable feet (a tail driving the pelvis through an explicit map)
+# Rule RT16: a clip with no recognisable feet (a tail driving the pelvis through an explicit map)
 # runs with one note on stderr and exit 0.
 file(WRITE "${TMP}/tail.bvh"
      "HIERARCHY\nROOT Tail\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"

@@ -244,7 +244,7 @@ TEST_CASE("svg and out files use the rig's own root part, where the scene's root
   cli::Run run = cli::make_run(request);
   REQUIRE(run.rig.part(run.rig.root_part()).name == "Base");
   const std::vector<io::FrameRecord> recs = run_all(run);
-  cli::OutOptions every_key;  // no key reduction (rule F6): a key per frame, checked below
+  cli::OutOptions every_key;  // no key reduction (rule F7): a key per frame, checked below
   every_key.tolerance = 0.0f;
   // The root at frame k, from the scene's numbers: u = min(0.2 k, 1), position (4u, 1, -2u),
   // rotation u * 45 degrees about +Y.

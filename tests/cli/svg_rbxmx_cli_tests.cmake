@@ -55,7 +55,7 @@ endif()
 expect_contains("${svg}" "dur=\"0.200s\"" "anim.svg plays 12 frames at 1/60 s")
 
 # ---- --out FILE.rbxmx and back through --clip --------------------------------------------------
-# A tolerance of 1e-9 studs keeps every key that is not reproduced exactly (rule F6), so the
+# A tolerance of 1e-9 studs keeps every key that is not reproduced exactly (rule F7), so the
 # played-back table matches the written one to the printed digits.
 run(--out "${TMP}/demo.rbxmx" --loop --priority Movement --all-frames --tolerance 1e-9)
 require_ok_keys("--out demo.rbxmx")

@@ -1,4 +1,4 @@
-// Error-bounded key reduction for the exports (rule F6): a hand-made track whose needed keys
+// Error-bounded key reduction for the exports (rule F7): a hand-made track whose needed keys
 // are known, and CMU 131_01 retargeted onto builtin:r15 at 60 Hz, reduced at 0.005 studs and
 // read back: the KeyframeSequence through parse_keyframe_sequence and the library's native
 // playback, the GLB through tinygltf (compiled in gltf_writer_test.cpp) with glm slerp/lerp.
@@ -89,7 +89,7 @@ glm::quat slerp_short(glm::quat a, glm::quat b, float u) {
 
 }  // namespace
 
-TEST_CASE("F6: a piecewise-linear translation keeps exactly its corners", "[io][keys]") {
+TEST_CASE("F7: a piecewise-linear translation keeps exactly its corners", "[io][keys]") {
   // One track moving +X at 1 stud per frame for 10 frames, then back for 10: linear between
   // frames 0, 10 and 20, so those three keys and no other reproduce it.
   io::KeyTracks k;
@@ -110,7 +110,7 @@ TEST_CASE("F6: a piecewise-linear translation keeps exactly its corners", "[io][
   CHECK(io::key_reduction_error(k, {{0, 20}}) == Approx(10.0f));
 }
 
-TEST_CASE("F6: a child's error counts through its parent (the whole body is checked)", "[io][keys]") {
+TEST_CASE("F7: a child's error counts through its parent (the whole body is checked)", "[io][keys]") {
   // A parent turning about +Y at a steady rate (a curve in slerp, but exactly linear in angle
   // between any two keys less than 180 degrees apart), and a child hanging 10 studs out: the
   // parent's keys can all go (except the ends) only because slerp is exact here. Then a tiny
@@ -133,7 +133,7 @@ TEST_CASE("F6: a child's error counts through its parent (the whole body is chec
   CHECK(r.max_error <= 5e-4f);
 }
 
-TEST_CASE("F6: CMU 131_01 at 60 Hz reduced at 0.005 studs, read back from the KeyframeSequence", "[io][keys]") {
+TEST_CASE("F7: CMU 131_01 at 60 Hz reduced at 0.005 studs, read back from the KeyframeSequence", "[io][keys]") {
   const Rig rig = r15();
   const std::vector<io::FrameRecord> frames = cmu_frames(rig);
   const io::KeyReduction r = io::reduce_keys(io::keyframe_sequence_tracks(rig, frames), kTolerance);
@@ -172,7 +172,7 @@ TEST_CASE("F6: CMU 131_01 at 60 Hz reduced at 0.005 studs, read back from the Ke
   CHECK(worst <= kTolerance);
 }
 
-TEST_CASE("F6: CMU 131_01 at 60 Hz reduced at 0.005 studs, read back from the GLB with tinygltf", "[io][keys]") {
+TEST_CASE("F7: CMU 131_01 at 60 Hz reduced at 0.005 studs, read back from the GLB with tinygltf", "[io][keys]") {
   const Rig rig = r15();
   const std::vector<io::FrameRecord> frames = cmu_frames(rig);
   const io::KeyReduction r = io::reduce_keys(io::gltf_node_tracks(rig, frames), kTolerance);

@@ -102,7 +102,7 @@ TEST_CASE("source clips load from BVH and glTF and build scene profiles", "[io][
   CHECK_THAT(bad.message(), Contains("walk.fbx"));
 }
 
-TEST_CASE("scene animation block: retarget.floor (rule RT15)", "[io][scene][animation]") {
+TEST_CASE("scene animation block: retarget.floor (rule RT16)", "[io][scene][animation]") {
   auto floor_of = [&](const std::string& value) {
     auto s = io::parse_scene_json(kHead + R"("animation": {"clip": "w.bvh", "retarget": {"floor": )" + value + "}}}",
                                   "x.scene.json");

@@ -1,4 +1,4 @@
-// Foot contacts (rules RT15, RT16): a synthetic BVH written by the test, whose contact frames
+// Foot contacts (rules RT16, RT17): a synthetic BVH written by the test, whose contact frames
 // follow by hand from the documented thresholds, hysteresis on hand-made samples, Footstep
 // markers, and the fallbacks (no feet, feet that never touch).
 #include <catch2/catch.hpp>
@@ -82,7 +82,7 @@ std::vector<int> join(std::vector<int> a, const std::vector<int>& b) {
 
 }  // namespace
 
-TEST_CASE("RT15, RT16: contacts and floor of a synthetic BVH with known contact frames", "[retarget][contacts]") {
+TEST_CASE("RT16, RT17: contacts and floor of a synthetic BVH with known contact frames", "[retarget][contacts]") {
   test::TempDir dir("contacts_bvh");
   // Left foot lifted on frames 10-19, right on 25-29. A lift moves the foot between two frames,
   // so the frame before a lift and the first frame back down see it move (central differences
@@ -120,7 +120,7 @@ TEST_CASE("RT15, RT16: contacts and floor of a synthetic BVH with known contact 
   CHECK(c.in_contact(1, 1e9f));  // clamped to the last frame
 }
 
-TEST_CASE("RT16: hysteresis: entering needs the low band, staying the wider one", "[retarget][contacts]") {
+TEST_CASE("RT17: hysteresis: entering needs the low band, staying the wider one", "[retarget][contacts]") {
   // One foot (a single joint), L = 1, dt = 1 s: speeds stay far under 0.3 L/s, so the heights
   // alone decide. 0.06 is between the enter (0.05) and exit (0.08) heights: in contact when
   // reached from contact (frames 2, 3), not when reached from above (frames 7, 8).
@@ -149,7 +149,7 @@ TEST_CASE("RT16: hysteresis: entering needs the low band, staying the wider one"
   CHECK(steps[1].time == 9.0f);
 }
 
-TEST_CASE("RT15: no recognisable feet, or feet that never touch: the rest decides, with a note", "[retarget][contacts]") {
+TEST_CASE("RT16: no recognisable feet, or feet that never touch: the rest decides, with a note", "[retarget][contacts]") {
   test::TempDir dir("contacts_none");
   SECTION("a tail: no foot role") {
     const std::string bvh =
@@ -183,7 +183,7 @@ TEST_CASE("RT15: no recognisable feet, or feet that never touch: the rest decide
   }
 }
 
-TEST_CASE("RT15: the scene's floor setting reaches the profile", "[retarget][contacts]") {
+TEST_CASE("RT16: the scene's floor setting reaches the profile", "[retarget][contacts]") {
   test::TempDir dir("contacts_floor");
   const io::SourceClip clip = load_text(dir, "steps.bvh", synthetic_bvh(40, 10, 19, 25, 29));
   const Rig rig = build_rig(*builtin_rig_desc("r15")).value();
@@ -201,7 +201,7 @@ TEST_CASE("RT15: the scene's floor setting reaches the profile", "[retarget][con
   CHECK(profile.value().floor == 2.5f);
 }
 
-TEST_CASE("RT16: Footstep markers survive baking", "[retarget][contacts]") {
+TEST_CASE("RT17: Footstep markers survive baking", "[retarget][contacts]") {
   test::TempDir dir("contacts_bake");
   io::SourceClip clip = load_text(dir, "steps.bvh", synthetic_bvh(40, 10, 19, 25, 29));
   auto found = find_foot_contacts(clip.clip, clip.skeleton, glm::quat(1, 0, 0, 0));
@@ -219,7 +219,7 @@ TEST_CASE("RT16: Footstep markers survive baking", "[retarget][contacts]") {
   CHECK(baked.value().markers[3].time == Approx(31 * found.value().dt));
 }
 
-TEST_CASE("RT15: the floor is part of the profile's identity and must be finite", "[retarget][contacts]") {
+TEST_CASE("RT16: the floor is part of the profile's identity and must be finite", "[retarget][contacts]") {
   test::TempDir dir("contacts_key");
   const io::SourceClip clip = load_text(dir, "steps.bvh", synthetic_bvh(10, -1, -1, -1, -1));
   const Rig rig = build_rig(*builtin_rig_desc("r15")).value();

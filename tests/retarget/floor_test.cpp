@@ -1,4 +1,4 @@
-// Feet on the floor (rule RT15): the three CMU clips retargeted onto builtin:r15, root at its
+// Feet on the floor (rule RT16): the three CMU clips retargeted onto builtin:r15, root at its
 // default height on flat ground y = 0. In the source's contact frames the contacting foot's
 // sole (the lowest corner of the LeftFoot/RightFoot part box, from the world placements and the
 // part size alone) must sit on y = 0: median within 0.02 studs. The lowest contacting sole is
@@ -82,7 +82,7 @@ SoleStats contact_soles(const std::string& file, io::SceneRetarget::Floor floor)
 
 }  // namespace
 
-TEST_CASE("RT15: CMU clips on builtin:r15 stand on the ground in their contact frames", "[retarget][floor]") {
+TEST_CASE("RT16: CMU clips on builtin:r15 stand on the ground in their contact frames", "[retarget][floor]") {
   for (const char* file : {"cmu_131_01_start_walk_stop.bvh", "cmu_49_04_run_leap.bvh", "cmu_01_01_jumps_first900.bvh"}) {
     INFO(file);
     const SoleStats s = contact_soles(file, io::SceneRetarget::Floor::kAuto);
@@ -91,7 +91,7 @@ TEST_CASE("RT15: CMU clips on builtin:r15 stand on the ground in their contact f
   }
 }
 
-TEST_CASE("RT15: floor \"rest\" keeps the rest pose's floor (the clips float)", "[retarget][floor]") {
+TEST_CASE("RT16: floor \"rest\" keeps the rest pose's floor (the clips float)", "[retarget][floor]") {
   // Today's behaviour, kept under "rest": CMU floors sit above the rest's lowest point.
   const SoleStats s = contact_soles("cmu_131_01_start_walk_stop.bvh", io::SceneRetarget::Floor::kRest);
   CHECK(s.median > 0.1f);

@@ -41,7 +41,7 @@ struct ControlRecord {
 
 /// One solved frame: the root part's world placement, and per joint in layout order, the final
 /// T, its coverage and the world placement of the child part (part1).
-/// One foot's contact state in a frame (rule RT16): the foot's label ("LeftFoot") and whether
+/// One foot's contact state in a frame (rule RT17): the foot's label ("LeftFoot") and whether
 /// the source foot is on its floor.
 struct FootContactRecord {
   std::string foot;

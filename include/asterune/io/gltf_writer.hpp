@@ -31,7 +31,7 @@ namespace asterune::io {
 struct GltfWriteOptions {
   bool binary = true;  // .glb (true) or .gltf with an embedded buffer
   std::string animation_name = "asterune";
-  /// Rule F6 (reduced keys, key_reduction.hpp): per node (0 = the root part, 1 + j = joint j's
+  /// Rule F7 (reduced keys, key_reduction.hpp): per node (0 = the root part, 1 + j = joint j's
   /// child part), the increasing indices into `frames` that key it; each node's channels then
   /// get their own times. Empty: every frame keys every node.
   std::vector<std::vector<int>> node_keys;

@@ -1,4 +1,4 @@
-// Error-bounded key reduction for the exports (rule F6): which frames each animated track keeps
+// Error-bounded key reduction for the exports (rule F7): which frames each animated track keeps
 // so that, played back with linear interpolation between kept keys (slerp for rotations, lerp
 // for positions, as Roblox's Linear easing and glTF's LINEAR do), every part's world position
 // stays within a tolerance of the unreduced playback, at every frame time and halfway between

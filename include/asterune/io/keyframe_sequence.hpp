@@ -37,7 +37,7 @@ struct KeyframeSequenceOptions {
   std::string name = "Animation";                          // the KeyframeSequence's Name
   bool loop = false;                                       // KeyframeSequence.Loop
   AnimationPriority priority = AnimationPriority::kAction; // KeyframeSequence.Priority
-  /// Rule F6 (reduced keys, key_reduction.hpp): per joint (layout order), the indices into
+  /// Rule F7 (reduced keys, key_reduction.hpp): per joint (layout order), the indices into
   /// `frames` that key it. Empty: every frame keys every joint. A frame keying no joint writes
   /// no Keyframe; an unkeyed joint whose descendants are keyed gets a Weight 0 Pose (which
   /// carries no key) to hold their Poses.

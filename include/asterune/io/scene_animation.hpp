@@ -10,7 +10,7 @@
 // Beyond formats.md, `retarget` also accepts: "map": {"<target joint>": "<source joint>", ...}
 // (an explicit mapping), "facing": "auto" | [w, x, y, z] (source -> rig rotation),
 // "units": studs per source length unit (default: CMU units for BVH, metres for glTF) and
-// "floor": "auto" | "rest" | a height in source units (rule RT15, default "auto").
+// "floor": "auto" | "rest" | a height in source units (rule RT16, default "auto").
 #pragma once
 
 #include <filesystem>
@@ -41,7 +41,7 @@ struct SceneRetarget {
   float scale = 1.0f;
   bool auto_scale = true;                                 // "scale": "auto" (the default)
   std::optional<float> units_to_studs;                    // "units"
-  // "floor" (rule RT15): "auto" (the clip's foot contacts), "rest" (the rest pose stands on
+  // "floor" (rule RT16): "auto" (the clip's foot contacts), "rest" (the rest pose stands on
   // the floor), or a number: the floor's height in source units along the source up.
   enum class Floor { kAuto, kRest, kHeight };
   Floor floor = Floor::kAuto;
@@ -75,7 +75,7 @@ Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::opti
 Result<RetargetProfile> build_scene_profile(const SceneRetarget& retarget, const SourceSkeleton& source, const Rig& rig,
                                            bool rest_on_ground = false);
 
-/// Foot contacts of a retargeted clip and the floor the scene asks for (rules RT15, RT16):
+/// Foot contacts of a retargeted clip and the floor the scene asks for (rules RT16, RT17):
 /// detects the contacts (find_foot_contacts with the profile's facing), then sets
 /// profile.floor: for "auto" the contacts' floor fitted to `rig`'s soles (fit_floor_to_target;
 /// left unset, with the contacts' note, when the feet are not found or never touch), the given

@@ -1,4 +1,4 @@
-// Foot contacts of a source clip and the floor they stand on (rules RT15, RT16): the clip is
+// Foot contacts of a source clip and the floor they stand on (rules RT16, RT17): the clip is
 // sampled on its own frame grid into skeleton-space positions, each foot (the foot joint and
 // everything below it, end sites included) is "in contact" while its lowest point is low and
 // nearly still, with hysteresis, and the floor is the median height of those lowest points in
@@ -70,7 +70,7 @@ struct FootContacts {
   bool in_contact(size_t foot, float time) const;
 };
 
-/// Rule RT15. Contacts and floor from sampled points, for the feet given (joint indices into
+/// Rule RT16. Contacts and floor from sampled points, for the feet given (joint indices into
 /// `source`), with `up` the source's up direction (unit) and `leg_length` L > 0 in source units.
 /// Per frame and foot: h = height of the foot's lowest point (joints and end sites of the foot
 /// joint's subtree) along `up`; v = the smallest speed of those points (central differences,
@@ -91,7 +91,7 @@ FootContacts detect_foot_contacts(const SampledSource& samples, const SourceSkel
 Result<FootContacts> find_foot_contacts(const Clip& clip, const SourceSkeleton& source, const glm::quat& facing,
                                         const ContactThresholds& thresholds = {});
 
-/// Rule RT15, the target side: the floor (source units) that puts the target's contacting soles
+/// Rule RT16, the target side: the floor (source units) that puts the target's contacting soles
 /// on its ground. Retargets every contact frame through `profile` (its floor set, e.g. to
 /// contacts.floor) onto `rig` and measures the sole of the target foot with the same role as the
 /// contacting source foot (left_foot / right_foot): the lowest corner of the foot part's box,
@@ -103,7 +103,7 @@ Result<FootContacts> find_foot_contacts(const Clip& clip, const SourceSkeleton& 
 Result<float> fit_floor_to_target(const Clip& clip, const SourceSkeleton& source, const Rig& rig,
                                   const RetargetProfile& profile, const FootContacts& contacts);
 
-/// Rule RT16: a `Footstep` marker (kind kMarker, value the foot's side) at every contact start,
+/// Rule RT17: a `Footstep` marker (kind kMarker, value the foot's side) at every contact start,
 /// in time order (ties: left before right, the feet's order).
 std::vector<ClipMarker> footstep_markers(const FootContacts& contacts);
 

@@ -51,7 +51,7 @@ struct RetargetProfile {
   /// absolute positions (CMU BVH): otherwise the whole standing height counts as travel.
   bool rest_on_ground = false;
 
-  /// Rule RT15: the height of the source's floor along the source up (F^-1 * +Y), in source
+  /// Rule RT16: the height of the source's floor along the source up (F^-1 * +Y), in source
   /// units, as found from the clip's foot contacts (contacts.hpp) or given by the author. When
   /// set, the travel reference is the rest position lifted so that the rest's lowest point sits
   /// on this floor (instead of on height 0 or at the rest position itself), so a source foot on
