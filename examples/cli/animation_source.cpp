@@ -34,6 +34,15 @@ void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::Scen
   }
   auto profile = io::build_scene_profile(retarget, out.source.skeleton, rig, out.source.rest_on_ground, &out.roles);
   if (!profile) throw CliError(path.string() + ": " + profile.message());
+  // Rules RT16, RT17: the clip's foot contacts set the floor and become Footstep markers.
+  auto contacts = io::resolve_scene_floor(retarget, out.source, rig, profile.value());
+  if (!contacts) throw CliError(path.string() + ": " + contacts.message());
+  out.contacts = std::move(contacts).value();
+  if (!out.contacts.has_floor) out.contact_note = path.string() + ": " + out.contacts.note;
+  const std::vector<ClipMarker> steps = footstep_markers(out.contacts);
+  std::vector<ClipMarker>& markers = out.source.clip.markers;
+  markers.insert(markers.end(), steps.begin(), steps.end());
+  std::stable_sort(markers.begin(), markers.end(), [](const ClipMarker& a, const ClipMarker& b) { return a.time < b.time; });
   auto b = build_animation_binding(out.source.clip, rig, &out.source.skeleton, &profile.value(), cache);
   if (!b) throw CliError(path.string() + ": " + b.message());
   out.binding = std::move(b).value();
@@ -85,6 +94,13 @@ void AnimationPoseSource::sample(float time, float, std::span<Transform> local, 
     local[j] = scratch_local_[j];
     coverage[j] = scratch_coverage_[j];
   }
+}
+
+void AnimationPoseSource::foot_contacts(float time, std::vector<io::FootContactRecord>& out) const {
+  out.clear();
+  const float t = wrap_clip_time(time, clip_.source.clip.duration, wrap_);
+  for (size_t i = 0; i < clip_.contacts.feet.size(); ++i)
+    out.push_back(io::FootContactRecord{clip_.contacts.feet[i].label, clip_.contacts.in_contact(i, t)});
 }
 
 std::string AnimationPoseSource::description() const { return clip_.description(rig_); }

@@ -24,6 +24,8 @@ struct BoundClip {
   std::shared_ptr<const Clip> baked;   // --bake: the clip that is played instead of source.clip
   int mapped = 0;                      // retargeted joints (kept for the description when baked)
   std::string roles;                   // describe_roles() of the source roles (rule RT11)
+  FootContacts contacts;               // retargeted clips: the source's foot contacts (rule RT17)
+  std::string contact_note;            // why the floor comes from the rest (rule RT16), else empty
   AnimationBinding binding;
 
   const Clip& clip() const { return baked ? *baked : source.clip; }
@@ -50,7 +52,14 @@ class AnimationPoseSource final : public PoseSource {
                       bool bake = false);
   void sample(float time, float dt, std::span<Transform> local, std::span<float> coverage) override;
 
+  void foot_contacts(float time, std::vector<io::FootContactRecord>& out) const override;
+
   float duration() const { return clip_.source.clip.duration; }
+  /// Retargeted clips: why the floor comes from the rest pose (no feet, or feet that never
+  /// touch; rule RT16), else empty.
+  const std::string& contact_note() const { return clip_.contact_note; }
+  /// The clip's markers, Footstep markers of the contacts included (rule RT17).
+  const std::vector<ClipMarker>& markers() const { return clip_.clip().markers; }
   /// "native", "retargeted (N of M joints mapped)", or with --bake "retarget baked once into
   /// '<clip>' (N tracks, K keys), played natively": printed in the table's header.
   std::string description() const;

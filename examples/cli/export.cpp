@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "asterune/io/gltf_writer.hpp"
+#include "asterune/io/key_reduction.hpp"
 
 namespace asterune::cli {
 namespace {
@@ -13,6 +14,30 @@ std::string lower_extension(const std::string& path) {
   std::string e = std::filesystem::path(path).extension().string();
   std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return e;
+}
+
+// The run's markers as the frames recorded them, at frame (scene) times, so loops and scene
+// tracks export where they played: every foot contact start is a Footstep marker, value Left or
+// Right (rule RT17), and every KeyframeMarker or named Keyframe an animator track crossed
+// (rule AN7) is written again.
+std::vector<ClipMarker> frame_markers(std::span<const io::FrameRecord> frames) {
+  std::vector<ClipMarker> out;
+  const io::FrameRecord* previous = nullptr;
+  for (const io::FrameRecord& rec : frames) {
+    for (size_t i = 0; i < rec.contacts.size(); ++i) {
+      const io::FootContactRecord& c = rec.contacts[i];
+      const bool was = previous && i < previous->contacts.size() && previous->contacts[i].contact;
+      if (!c.contact || was) continue;
+      const std::string side = c.foot.rfind("Left", 0) == 0 ? "Left" : c.foot.rfind("Right", 0) == 0 ? "Right" : c.foot;
+      out.push_back(ClipMarker{rec.time, "Footstep", side, ClipMarkerKind::kMarker});
+    }
+    for (const io::EventRecord& e : rec.events) {
+      if (e.kind == "marker") out.push_back(ClipMarker{rec.time, e.name, e.value, ClipMarkerKind::kMarker});
+      else if (e.kind == "keyframe") out.push_back(ClipMarker{rec.time, e.name, "", ClipMarkerKind::kKeyframe});
+    }
+    previous = &rec;
+  }
+  return out;
 }
 
 }  // namespace
@@ -25,20 +50,35 @@ void check_out_path(const std::string& path) {
   throw CliError("--out " + path + ": unsupported format '" + ext + "' (expected " + out_formats() + ")");
 }
 
-void write_out_file(const std::string& path, const Run& run, std::span<const io::FrameRecord> frames,
-                    const OutOptions& options) {
+OutReport write_out_file(const std::string& path, const Run& run, std::span<const io::FrameRecord> frames,
+                         const OutOptions& options) {
   check_out_path(path);
   const std::string ext = lower_extension(path);
+  OutReport report;
+  auto reduce = [&](const io::KeyTracks& tracks) -> std::vector<std::vector<int>> {  // rule F7
+    if (!(options.tolerance > 0.0f)) {  // every key kept
+      report.keys_before = report.keys_after = tracks.track_count() * tracks.times.size();
+      return {};
+    }
+    io::KeyReduction r = io::reduce_keys(tracks, options.tolerance);
+    report = OutReport{r.keys_before, r.keys_after, r.max_error};
+    return std::move(r.keys);
+  };
   if (ext == ".rbxmx") {
     io::KeyframeSequenceOptions k;
     k.name = std::filesystem::path(path).stem().string();
     k.loop = options.loop;
     k.priority = options.priority;
+    k.joint_keys = reduce(io::keyframe_sequence_tracks(run.rig, frames));
+    k.markers = frame_markers(frames);
     const Status s = io::write_keyframe_sequence_file(path, run.rig, frames, k);
     if (!s) throw CliError(s.message());
   } else {
-    if (Status s = io::write_gltf_file(path, run.rig, frames); !s) throw CliError(s.message());
+    io::GltfWriteOptions g;
+    g.node_keys = reduce(io::gltf_node_tracks(run.rig, frames));
+    if (Status s = io::write_gltf_file(path, run.rig, frames, std::move(g)); !s) throw CliError(s.message());
   }
+  return report;
 }
 
 io::SvgPrimitives frame_primitives(const io::FrameRecord& frame) {

@@ -17,6 +17,14 @@ namespace asterune::cli {
 struct OutOptions {
   bool loop = false;                                             // --loop (KeyframeSequence.Loop)
   io::AnimationPriority priority = io::AnimationPriority::kAction;  // --priority (KeyframeSequence)
+  float tolerance = kDefaultTolerance;  // --tolerance (studs, rule F7); 0 keeps every key (not from the command line)
+  static constexpr float kDefaultTolerance = 0.005f;
+};
+
+/// What the key reduction of write_out_file() did, for the one line on stderr.
+struct OutReport {
+  size_t keys_before = 0, keys_after = 0;
+  float max_error = 0.0f;  // studs
 };
 
 /// The --out extensions write_out_file() knows, for messages and --help.
@@ -27,9 +35,11 @@ void check_out_path(const std::string& path);
 
 /// Writes `frames` (every frame of the run, in order) to `path` in the format its extension
 /// names (case-insensitive): .rbxmx = Roblox KeyframeSequence, .glb / .gltf = glTF 2.0
-/// (io/gltf_writer.hpp). Throws CliError naming the file.
-void write_out_file(const std::string& path, const Run& run, std::span<const io::FrameRecord> frames,
-                    const OutOptions& options);
+/// (io/gltf_writer.hpp). Keys are first reduced per joint (node for glTF) within
+/// options.tolerance of every part's unreduced world position (rule F7, io/key_reduction.hpp).
+/// Throws CliError naming the file.
+OutReport write_out_file(const std::string& path, const Run& run, std::span<const io::FrameRecord> frames,
+                         const OutOptions& options);
 
 /// What --svg draws.
 struct SvgRequest {

@@ -3,7 +3,9 @@
 //                                       tracking a target (look-at); last frame as a table
 //   asterune-solve SCENE.json [flags]   run an asterune.scene/1 file; flags override its values
 // Exit status: 0 on success, 2 on bad arguments or a bad file (one line on stderr).
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 
@@ -35,14 +37,26 @@ struct Options {
   bool loop = false;
   std::string priority = "Action";
   bool bake = false;
+  std::optional<std::string> tolerance;  // --tolerance STUDS (checked in run_main: one line, exit 2)
 };
 
 cli::RunRequest run_request(const Options& opt) {
   return cli::RunRequest{opt.scene, opt.rig, opt.pose, opt.clip, opt.frames, opt.dt, opt.bake};
 }
 
+// --tolerance: a finite number of studs > 0 (rule F7).
+float parse_tolerance(const std::string& text) {
+  char* end = nullptr;
+  const float v = std::strtof(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v) || !(v > 0.0f))
+    throw CliError("--tolerance " + text + ": must be a finite number of studs greater than 0");
+  return v;
+}
+
 int run_main(const Options& opt) {
+  if (opt.tolerance) parse_tolerance(*opt.tolerance);  // a bad value fails before the run
   cli::Run run = cli::make_run(run_request(opt));
+  for (const std::string& w : run.warnings) std::cerr << "asterune-solve: note: " << w << "\n";
   int first = run.frames - 1, last = run.frames - 1;
   if (opt.all_frames) first = 0;
   if (opt.frame) {
@@ -91,7 +105,11 @@ int run_main(const Options& opt) {
     cli::OutOptions o;
     o.loop = opt.loop;
     o.priority = io::parse_animation_priority(opt.priority).value_or(io::AnimationPriority::kAction);
-    cli::write_out_file(opt.out, run, recorded, o);
+    if (opt.tolerance) o.tolerance = parse_tolerance(*opt.tolerance);
+    const cli::OutReport r = cli::write_out_file(opt.out, run, recorded, o);
+    std::cerr << "asterune-solve: " << opt.out << ": " << r.keys_before << " keys reduced to " << r.keys_after << " ("
+              << (r.keys_before > 0 ? 100.0 * static_cast<double>(r.keys_after) / static_cast<double>(r.keys_before) : 0.0)
+              << "%), largest world position error " << r.max_error << " studs (tolerance " << o.tolerance << ")\n";
   }
   if (!opt.svg.empty()) {
     cli::SvgRequest r;
@@ -158,9 +176,16 @@ int main(int argc, char** argv) {
       ->excludes(frame);
   auto* out = app.add_option("--out", opt.out,
                              "also write every solved frame of the run to FILE, format by extension: .rbxmx = Roblox "
-                             "KeyframeSequence (Keyframes at the frame times, Pose CFrame = the joint's T, Weight 1, "
-                             "linear easing) for Roblox Studio's Animation Editor")
+                             "KeyframeSequence (Keyframes at the frame times that key a joint after the --tolerance key "
+                             "reduction, Pose CFrame = the joint's T, Weight 1, linear easing) for Roblox Studio's "
+                             "Animation Editor; .glb / .gltf = glTF 2.0")
                   ->type_name("FILE");
+  app.add_option("--tolerance", opt.tolerance,
+                 "with --out: keys are removed per joint while every part's world position, at every frame and "
+                 "halfway between frames, stays within STUDS of the unreduced export (default 0.005); stderr reports "
+                 "the keys before and after")
+      ->type_name("STUDS")
+      ->needs(out);
   app.add_flag("--loop", opt.loop, "with --out FILE.rbxmx: KeyframeSequence.Loop = true (default false)")->needs(out);
   app.add_option("--priority", opt.priority,
                  "with --out FILE.rbxmx: KeyframeSequence.Priority, one of Idle, Movement, Action, Action2, Action3, "

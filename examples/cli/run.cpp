@@ -53,6 +53,7 @@ void run_frames(Run& run, int first_recorded, int last_recorded,
     rec.events_dropped = 0;
     if (run.source) {
       run.source->sample(t, f == 0 ? 0.0f : run.dt, pose.local_span(), pose.coverage_span());
+      run.source->foot_contacts(t, rec.contacts);
       if (const std::optional<Transform> delta = run.source->finish_frame(rec))
         motion = motion ? *motion * *delta : *delta;
     }
@@ -124,6 +125,11 @@ std::string format_table_frame(const Run& run, const io::FrameRecord& rec) {
   std::string s;
   {
     s += fmt("\nframe %d  t = %.4f s\n", rec.frame, rec.time);
+    if (!rec.contacts.empty()) {  // rule RT17: the source's foot contacts this frame
+      s += "contacts:";
+      for (const io::FootContactRecord& c : rec.contacts) s += fmt("  %s %s", c.foot.c_str(), c.contact ? "down" : "up");
+      s += "\n";
+    }
     s += fmt("%3s  %-16s %-16s %-16s %4s  %-24s  %-29s  %-24s    %s\n", "#", "joint", "child part", "parent joint", "cov",
              "T position", "T rotation [w x y z]", "T Euler XYZ (deg)", "world position");
     for (int j = 0; j < rig.joint_count(); ++j) {

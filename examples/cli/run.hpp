@@ -39,6 +39,8 @@ class PoseSource {
     (void)record;
     return std::nullopt;
   }
+  /// The source's foot contact states at `time` (rule RT17); none by default.
+  virtual void foot_contacts(float /*time*/, std::vector<io::FootContactRecord>& out) const { out.clear(); }
 };
 
 /// Adjusts the pose after the source, e.g. the control stack (IK, look-at, feet, springs).
@@ -80,6 +82,8 @@ struct Run {
   std::unique_ptr<PoseSource> source;
   std::vector<std::unique_ptr<FrameStep>> steps;
   std::vector<std::string> notes;  // how the pose source plays (e.g. "animation: ... baked"), in the table header
+  std::vector<std::string> warnings;  // one line each on stderr, exit status unchanged (e.g. no feet found)
+  std::vector<ClipMarker> markers;    // the played clip's markers, Footstep markers included (rule RT17)
 };
 
 /// Runs every frame and hands each frame in [first_recorded, last_recorded] to `sink` as soon

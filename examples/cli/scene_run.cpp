@@ -66,6 +66,8 @@ Run make_run(const RunRequest& opt) {
     std::optional<Pose> base = base_pose();
     auto source = std::make_unique<AnimationPoseSource>(*scene.animation, run.rig, std::move(base), opt.bake);
     run.notes.push_back("animation: " + scene.animation->clip.string() + ", " + source->description());
+    if (!source->contact_note().empty()) run.warnings.push_back(source->contact_note());
+    run.markers = source->markers();
     // --clip without a scene or --frames plays the whole clip once. The count is checked in
     // double before it becomes an int: a huge duration or a tiny dt must not overflow.
     if (opt.scene.empty() && !opt.frames) {

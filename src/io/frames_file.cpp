@@ -60,6 +60,11 @@ Json frame_json(const Rig& rig, const FrameRecord& rec) {
     controls.push_back(std::move(control));
   }
   f["controls"] = std::move(controls);
+  if (!rec.contacts.empty()) {  // rule RT17
+    Json contacts = Json::object();
+    for (const FootContactRecord& c : rec.contacts) contacts[c.foot] = c.contact;
+    f["contacts"] = std::move(contacts);
+  }
   if (!rec.tracks.empty()) {
     Json tracks = Json::array();
     for (const TrackRecord& t : rec.tracks)

@@ -199,12 +199,33 @@ Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const Fr
   }
   const int a_time = buf.add_floats(times, 1, "SCALAR", true);
   json samplers = json::array(), channels = json::array();
+  const bool sparse = options.node_keys.size() == nn;
   for (size_t n = 0; n < nn; ++n) {
+    int a_input = a_time;
+    if (sparse) {  // rule F7: this node's kept keys only, rotations kept in one hemisphere
+      std::vector<float> kt, kp, kr;
+      glm::vec4 prev(0.0f);
+      for (int f : options.node_keys[n]) {
+        if (f < 0 || static_cast<size_t>(f) >= frames.size()) return make_error("glTF export: node key out of range");
+        const auto uf = static_cast<size_t>(f);
+        kt.push_back(times[uf]);
+        kp.insert(kp.end(), translations[n].begin() + static_cast<long>(3 * uf), translations[n].begin() + static_cast<long>(3 * uf + 3));
+        glm::vec4 q(rotations[n][4 * uf], rotations[n][4 * uf + 1], rotations[n][4 * uf + 2], rotations[n][4 * uf + 3]);
+        if (kt.size() > 1 && glm::dot(prev, q) < 0.0f) q = -q;
+        prev = q;
+        kr.insert(kr.end(), {q.x, q.y, q.z, q.w});
+      }
+      if (kt.empty() || (kt.size() > 1 && !std::is_sorted(kt.begin(), kt.end())))
+        return make_error("glTF export: node keys must be increasing and not empty");
+      a_input = buf.add_floats(kt, 1, "SCALAR", true);
+      translations[n] = std::move(kp);
+      rotations[n] = std::move(kr);
+    }
     const int a_t = buf.add_floats(translations[n], 3, "VEC3", false);
     const int a_r = buf.add_floats(rotations[n], 4, "VEC4", false);
-    samplers.push_back({{"input", a_time}, {"output", a_t}, {"interpolation", "LINEAR"}});
+    samplers.push_back({{"input", a_input}, {"output", a_t}, {"interpolation", "LINEAR"}});
     channels.push_back({{"sampler", samplers.size() - 1}, {"target", {{"node", n}, {"path", "translation"}}}});
-    samplers.push_back({{"input", a_time}, {"output", a_r}, {"interpolation", "LINEAR"}});
+    samplers.push_back({{"input", a_input}, {"output", a_r}, {"interpolation", "LINEAR"}});
     channels.push_back({{"sampler", samplers.size() - 1}, {"target", {{"node", n}, {"path", "rotation"}}}});
   }
   buf.align4();
@@ -245,12 +266,17 @@ Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const Fr
 
 Status write_gltf_file(const std::filesystem::path& path, const Rig& rig, std::span<const FrameRecord> frames,
                        const std::string& animation_name) {
+  GltfWriteOptions options;
+  options.animation_name = animation_name;
+  return write_gltf_file(path, rig, frames, std::move(options));
+}
+
+Status write_gltf_file(const std::filesystem::path& path, const Rig& rig, std::span<const FrameRecord> frames,
+                       GltfWriteOptions options) {
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  GltfWriteOptions options;
   options.binary = ext == ".glb";
-  options.animation_name = animation_name;
   auto bytes = encode_gltf(rig, frames, options);
   if (!bytes) return make_error(path.string() + ": " + bytes.message());
   std::ofstream out(path, std::ios::binary | std::ios::trunc);

@@ -176,22 +176,43 @@ Result<std::string> write_keyframe_sequence(const Rig& rig, std::span<const Fram
   const pugi::xml_node seq = begin_document(doc, w, options.name, options.loop, options.priority);
   const std::string root_name = rig.root_part() >= 0 ? rig.part(rig.root_part()).name : std::string("Root");
   const KeyEasing linear{};
-  for (const FrameRecord& rec : frames) {
+  // Reduced keys (options.joint_keys): which joints each frame keys, and which Poses it needs
+  // (a keyed joint and its ancestors; children come after parents in the layout).
+  const bool sparse = options.joint_keys.size() == static_cast<size_t>(n);
+  std::vector<unsigned char> keyed(static_cast<size_t>(n), 1), needed(static_cast<size_t>(n), 1);
+  std::vector<float> frame_times;  // times that got a Keyframe (markers elsewhere get their own)
+  for (size_t f = 0; f < frames.size(); ++f) {
+    const FrameRecord& rec = frames[f];
+    if (sparse) {
+      bool any = false;
+      for (int j = n - 1; j >= 0; --j) {
+        const auto& keys = options.joint_keys[static_cast<size_t>(j)];
+        keyed[static_cast<size_t>(j)] = std::binary_search(keys.begin(), keys.end(), static_cast<int>(f)) ? 1 : 0;
+        any = any || keyed[static_cast<size_t>(j)];
+        needed[static_cast<size_t>(j)] = keyed[static_cast<size_t>(j)];
+      }
+      if (!any) continue;
+      for (int j = n - 1; j >= 0; --j)
+        if (needed[static_cast<size_t>(j)] && rig.parent(j) >= 0) needed[static_cast<size_t>(rig.parent(j))] = 1;
+    }
+    frame_times.push_back(rec.time);
     pugi::xml_node kf = w.keyframe(seq, rec.time, options.markers);
     // Depth-first over the part hierarchy; an explicit stack keeps deep rigs off the call stack.
     std::vector<std::pair<int, pugi::xml_node>> todo;  // (joint, parent pose)
     pugi::xml_node root_pose = w.pose(kf, root_name, Transform::identity(), 1.0f, linear);
-    for (auto it = children[0].rbegin(); it != children[0].rend(); ++it) todo.emplace_back(*it, root_pose);
+    for (auto it = children[0].rbegin(); it != children[0].rend(); ++it)
+      if (needed[static_cast<size_t>(*it)]) todo.emplace_back(*it, root_pose);
     while (!todo.empty()) {
       const auto [j, parent] = todo.back();
       todo.pop_back();
-      pugi::xml_node p = w.pose(parent, rig.child_name(j), rec.local[static_cast<size_t>(j)], 1.0f, linear);
+      // An unkeyed parent of a keyed Pose holds its children with Weight 0 (no key, rule F7).
+      pugi::xml_node p = w.pose(parent, rig.child_name(j), rec.local[static_cast<size_t>(j)],
+                                keyed[static_cast<size_t>(j)] ? 1.0f : 0.0f, linear);
       const auto& kids = children[static_cast<size_t>(j) + 1];
-      for (auto it = kids.rbegin(); it != kids.rend(); ++it) todo.emplace_back(*it, p);
+      for (auto it = kids.rbegin(); it != kids.rend(); ++it)
+        if (needed[static_cast<size_t>(*it)]) todo.emplace_back(*it, p);
     }
   }
-  std::vector<float> frame_times;
-  for (const FrameRecord& rec : frames) frame_times.push_back(rec.time);
   std::sort(frame_times.begin(), frame_times.end());
   for (float t : extra_marker_times(options.markers, frame_times)) w.keyframe(seq, t, options.markers);
   return save(doc);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <system_error>
@@ -27,7 +28,7 @@ constexpr float kMaxRetargetFactor = 1e6f;
 
 SceneRetarget read_scene_retarget(const Json& r, const std::string& rp) {
   require_object(r, rp);
-  check_keys(r, rp, {"map", "rest_matching", "translation", "scale", "facing", "units", "rest", "origin"});
+  check_keys(r, rp, {"map", "rest_matching", "translation", "scale", "facing", "units", "rest", "origin", "floor"});
   SceneRetarget rt;
   if (const Json* map = find_member(r, "map")) {
     if (map->is_string()) {
@@ -96,6 +97,17 @@ SceneRetarget read_scene_retarget(const Json& r, const std::string& rp) {
     if (!(u >= kMinRetargetFactor && u <= kMaxRetargetFactor))
       fail(rp + "/units", "must be a number of studs per source unit in [1e-6, 1e6]");
     rt.units_to_studs = u;
+  }
+  if (const Json* v = find_member(r, "floor")) {  // rule RT16
+    if (v->is_string()) {
+      const std::string mode = v->get<std::string>();
+      if (mode != "auto" && mode != "rest") fail(rp + "/floor", "must be \"auto\", \"rest\" or a height in source units");
+      rt.floor = mode == "auto" ? SceneRetarget::Floor::kAuto : SceneRetarget::Floor::kRest;
+    } else {
+      rt.floor = SceneRetarget::Floor::kHeight;
+      rt.floor_height = read_float(*v, rp + "/floor");
+      if (!(std::fabs(rt.floor_height) <= kMaxRetargetFactor)) fail(rp + "/floor", "must be a height in [-1e6, 1e6] source units");
+    }
   }
   return rt;
 }
@@ -278,6 +290,21 @@ Result<RetargetProfile> build_scene_profile(const SceneRetarget& rt, const Sourc
     if (roles) *roles_note = describe_roles(roles.value());
   }
   return p;
+}
+
+Result<FootContacts> resolve_scene_floor(const SceneRetarget& rt, const SourceClip& clip, const Rig& rig,
+                                         RetargetProfile& profile) {
+  auto contacts = find_foot_contacts(clip.clip, clip.skeleton, profile.facing);
+  if (!contacts) return contacts.error();
+  profile.floor.reset();
+  if (rt.floor == SceneRetarget::Floor::kHeight) profile.floor = rt.floor_height;
+  if (rt.floor == SceneRetarget::Floor::kAuto && contacts.value().has_floor) {
+    profile.floor = contacts.value().floor;
+    auto fitted = fit_floor_to_target(clip.clip, clip.skeleton, rig, profile, contacts.value());
+    if (!fitted) return fitted.error();
+    profile.floor = fitted.value();
+  }
+  return contacts;
 }
 
 }  // namespace asterune::io

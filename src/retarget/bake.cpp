@@ -73,6 +73,7 @@ Result<Clip> bake_retarget(const Clip& clip, const ClipBinding& source_binding, 
   Clip out;
   out.name = clip.name + "@" + rig.name();
   out.duration = clip.duration;
+  out.markers = clip.markers;  // events (Footstep markers, rule RT17) keep their times
   std::vector<int> track_of(nt, -1);
   for (size_t t = 0; t < nt; ++t) {
     const int s = binding.source_index[t];

@@ -165,6 +165,7 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
   const auto facing = normalized_rotation(profile.facing);
   if (!facing) return make_error(who + ": facing alignment is zero or nonfinite");
   const glm::quat F = *facing;
+  if (profile.floor && !std::isfinite(*profile.floor)) return make_error(who + ": the floor height is nonfinite");
 
   RetargetBinding b;
   b.profile_key = profile_key(profile);
@@ -278,8 +279,9 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
   }
 
   // Travel reference on the ground (profile.rest_on_ground): lift the root's rest position so
-  // that the lowest rest point is at height 0 along the source up.
-  if (profile.rest_on_ground) {
+  // that the lowest rest point is at height 0 along the source up; with a floor (rule RT16),
+  // so that it is at the floor's height.
+  if (profile.rest_on_ground || profile.floor) {
     const glm::vec3 up_source = glm::conjugate(F) * glm::vec3(0.0f, 1.0f, 0.0f);
     float lowest = std::numeric_limits<float>::infinity();
     for (int s = 0; s < ns; ++s) {
@@ -289,7 +291,8 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
         lowest = std::min(lowest, glm::dot(src.position[us] + src.orientation[us] * source.end_sites[us], up_source));
     }
     for (int t = 0; t < nt; ++t)
-      if (b.translates[static_cast<size_t>(t)]) b.source_rest_position[static_cast<size_t>(t)] -= lowest * up_source;
+      if (b.translates[static_cast<size_t>(t)])
+        b.source_rest_position[static_cast<size_t>(t)] += (profile.floor.value_or(0.0f) - lowest) * up_source;
   }
 
   // Translation scale (RT6).

@@ -34,6 +34,10 @@ std::uint64_t profile_key(const RetargetProfile& profile) {
   for (const auto& s : profile.source_leg) h.str(s);
   h.u64(profile.target_leg.size());
   for (const auto& s : profile.target_leg) h.str(s);
+  if (profile.floor) {  // hashed only when set, so profiles without a floor keep their keys
+    h.str("floor");
+    h.f32(*profile.floor);
+  }
   return h.value();
 }
 

@@ -22,6 +22,13 @@ macro(require_ok what)
     fail("${what}: exit ${RC}, stderr: ${ERR}")
   endif()
 endmacro()
+# require_ok_keys(what): the last run() (with --out) exited 0 and its only stderr line is the
+# key reduction's report (rule F7: "asterune-solve: FILE: N keys reduced to M (P%), ...").
+macro(require_ok_keys what)
+  if(NOT RC EQUAL 0 OR NOT ERR MATCHES "^asterune-solve: [^\n]* keys reduced to [0-9]+ [^\n]*\n$")
+    fail("${what}: exit ${RC}, stderr: ${ERR}")
+  endif()
+endmacro()
 macro(expect_bad needle)
   run(${ARGN})
   if(NOT RC EQUAL 2)

@@ -244,6 +244,8 @@ TEST_CASE("svg and out files use the rig's own root part, where the scene's root
   cli::Run run = cli::make_run(request);
   REQUIRE(run.rig.part(run.rig.root_part()).name == "Base");
   const std::vector<io::FrameRecord> recs = run_all(run);
+  cli::OutOptions every_key;  // no key reduction (rule F7): a key per frame, checked below
+  every_key.tolerance = 0.0f;
   // The root at frame k, from the scene's numbers: u = min(0.2 k, 1), position (4u, 1, -2u),
   // rotation u * 45 degrees about +Y.
   auto expected_root = [](int k) {
@@ -302,7 +304,7 @@ TEST_CASE("svg and out files use the rig's own root part, where the scene's root
 
   SECTION("--out FILE.rbxmx: every Keyframe's top-level Pose is Base, its CFrame identity (rule F5)") {
     const std::filesystem::path path = tmp / "based.rbxmx";
-    cli::write_out_file(path.string(), run, recs, {});
+    cli::write_out_file(path.string(), run, recs, every_key);
     pugi::xml_document doc;
     REQUIRE(doc.load_file(path.c_str()));
     const pugi::xpath_node_set keyframes = doc.select_nodes("/roblox/Item[@class='KeyframeSequence']/Item[@class='Keyframe']");
@@ -326,7 +328,7 @@ TEST_CASE("svg and out files use the rig's own root part, where the scene's root
 
   SECTION("--out FILE.gltf: the root node is Base, keyed along the root path") {
     const std::filesystem::path path = tmp / "based.gltf";
-    cli::write_out_file(path.string(), run, recs, {});
+    cli::write_out_file(path.string(), run, recs, every_key);
     std::ifstream in(path);
     const nlohmann::json gltf = nlohmann::json::parse(in);
     REQUIRE(gltf["nodes"][0]["name"] == "Base");
@@ -377,5 +379,40 @@ TEST_CASE("svg and out files use the rig's own root part, where the scene's root
       CHECK(glm::length(glm::vec3(t[0], t[1], t[2]) - want.position) < 1e-5f);
       CHECK(std::fabs(glm::dot(glm::quat(q[3], q[0], q[1], q[2]), want.rotation)) > 1.0f - 1e-6f);
     }
+  }
+}
+
+TEST_CASE("--out FILE.rbxmx writes each foot contact start as a Footstep KeyframeMarker, read back (rule RT17)",
+          "[cli][out][contacts]") {
+  // CMU 131_01 on builtin:r15: the run's frames carry the feet's contact states; every frame where
+  // a foot goes down (or is down at the first frame) must come back from the file as a Footstep
+  // marker at that frame's time with the foot's side as value, and no other Footstep.
+  const test::TempDir tmp("cli_footsteps");
+  cli::RunRequest request;
+  request.rig = "builtin:r15";
+  request.clip = std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_131_01_start_walk_stop.bvh";
+  request.frames = 240;
+  cli::Run run = cli::make_run(request);
+  const std::vector<io::FrameRecord> recs = run_all(run);
+  std::vector<std::pair<float, std::string>> want;
+  for (size_t f = 0; f < recs.size(); ++f)
+    for (size_t i = 0; i < recs[f].contacts.size(); ++i) {
+      const bool down = recs[f].contacts[i].contact;
+      const bool was = f > 0 && recs[f - 1].contacts[i].contact;
+      if (down && !was)
+        want.emplace_back(recs[f].time, recs[f].contacts[i].foot.substr(0, recs[f].contacts[i].foot.find("Foot")));
+    }
+  REQUIRE(want.size() >= 3);  // the walk starts within these 4 s: several steps
+  const std::filesystem::path path = tmp / "walk.rbxmx";
+  cli::write_out_file(path.string(), run, recs, cli::OutOptions{});
+  Result<io::KeyframeSequenceClip> back = io::read_keyframe_sequence_file(path);
+  REQUIRE(back.ok());
+  std::vector<std::pair<float, std::string>> got;
+  for (const ClipMarker& m : back.value().clip.markers)
+    if (m.kind == ClipMarkerKind::kMarker && m.name == "Footstep") got.emplace_back(m.time, m.value);
+  REQUIRE(got.size() == want.size());
+  for (size_t k = 0; k < got.size(); ++k) {
+    CHECK(got[k].first == Approx(want[k].first).margin(1e-6));
+    CHECK(got[k].second == want[k].second);
   }
 }

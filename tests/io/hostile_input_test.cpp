@@ -167,7 +167,7 @@ TEST_CASE("the frames document written piece by piece is the whole document", "[
   std::vector<io::FrameRecord> frames(3);
   for (size_t f = 0; f < frames.size(); ++f) {
     frames[f] = {static_cast<int>(f), 0.25f * static_cast<float>(f), std::vector<Transform>(n), std::vector<float>(n, 1.0f),
-                 std::vector<Transform>(n), {}, Transform::identity(), {}, {}, 0};
+                 std::vector<Transform>(n), {}, Transform::identity(), {}, {}, 0, {}};
     io::ControlRecord reach;
     reach.name = "reach";
     reach.status = "solved";

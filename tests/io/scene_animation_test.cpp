@@ -101,3 +101,27 @@ TEST_CASE("source clips load from BVH and glTF and build scene profiles", "[io][
   REQUIRE_FALSE(bad.ok());
   CHECK_THAT(bad.message(), Contains("walk.fbx"));
 }
+
+TEST_CASE("scene animation block: retarget.floor (rule RT16)", "[io][scene][animation]") {
+  auto floor_of = [&](const std::string& value) {
+    auto s = io::parse_scene_json(kHead + R"("animation": {"clip": "w.bvh", "retarget": {"floor": )" + value + "}}}",
+                                  "x.scene.json");
+    REQUIRE(s.ok());
+    return s.value().animation->retarget;
+  };
+  auto d = io::parse_scene_json(kHead + R"("animation": {"clip": "w.bvh"}})", "x.scene.json");
+  REQUIRE(d.ok());
+  CHECK(d.value().animation->retarget.floor == io::SceneRetarget::Floor::kAuto);  // the default
+  CHECK(floor_of(R"("auto")").floor == io::SceneRetarget::Floor::kAuto);
+  CHECK(floor_of(R"("rest")").floor == io::SceneRetarget::Floor::kRest);
+  const io::SceneRetarget h = floor_of("-2.5");
+  CHECK(h.floor == io::SceneRetarget::Floor::kHeight);
+  CHECK(h.floor_height == -2.5f);
+  for (const char* bad : {R"("up")", "true", "1e7", "[0]"}) {
+    INFO(bad);
+    auto s = io::parse_scene_json(kHead + R"("animation": {"clip": "w.bvh", "retarget": {"floor": )" + bad + "}}}",
+                                  "x.scene.json");
+    REQUIRE_FALSE(s.ok());
+    CHECK_THAT(s.message(), Contains("/animation/retarget/floor"));
+  }
+}

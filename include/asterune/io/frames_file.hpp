@@ -60,6 +60,13 @@ struct EventRecord {
 
 /// One solved frame: the root part's world placement, and per joint in layout order, the final
 /// T, its coverage and the world placement of the child part (part1).
+/// One foot's contact state in a frame (rule RT17): the foot's label ("LeftFoot") and whether
+/// the source foot is on its floor.
+struct FootContactRecord {
+  std::string foot;
+  bool contact = false;
+};
+
 struct FrameRecord {
   int frame = 0;
   float time = 0.0f;
@@ -71,6 +78,7 @@ struct FrameRecord {
   std::vector<TrackRecord> tracks;  // animator tracks; empty when the run has no animator
   std::vector<EventRecord> events;  // animator events of this frame
   int events_dropped = 0;           // events the run's buffer could not hold (counted, rule AN7)
+  std::vector<FootContactRecord> contacts;  // a retargeted clip's foot contacts; JSON "contacts" when not empty
 };
 
 /// Serializes frames as one `asterune.frames/1` object:
@@ -81,7 +89,8 @@ struct FrameRecord {
 /// "clamped", "sole_error", "ray_origin", "ray_end", "hit_normal"}], "pelvis_drop"}]}]}. A
 /// frame with animator tracks also has "tracks": [{"name", "weight", "time", "playing"}] and
 /// "events": [{"track", "kind", "name", "value", "time"}] (and "events_dropped" when some did
-/// not fit); a frame without tracks has neither. Part names (not ids) are printed; rotations
+/// not fit); a frame without tracks has neither. A record with foot contacts also has
+/// "contacts": {"LeftFoot": true, ...}. Part names (not ids) are printed; rotations
 /// are [w, x, y, z]. Each record must hold rig.joint_count() entries per array.
 std::string write_frames_json(const Rig& rig, std::span<const FrameRecord> frames);
 

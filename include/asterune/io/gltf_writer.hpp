@@ -31,6 +31,10 @@ namespace asterune::io {
 struct GltfWriteOptions {
   bool binary = true;  // .glb (true) or .gltf with an embedded buffer
   std::string animation_name = "asterune";
+  /// Rule F7 (reduced keys, key_reduction.hpp): per node (0 = the root part, 1 + j = joint j's
+  /// child part), the increasing indices into `frames` that key it; each node's channels then
+  /// get their own times. Empty: every frame keys every node.
+  std::vector<std::vector<int>> node_keys;
 };
 
 /// Encodes the rig and `frames` (in time order, each with rig.joint_count() world placements)
@@ -46,5 +50,8 @@ Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const Fr
 /// .gltf text. Fails naming the file when it cannot be written.
 Status write_gltf_file(const std::filesystem::path& path, const Rig& rig, std::span<const FrameRecord> frames,
                        const std::string& animation_name = "asterune");
+/// The same with options (node_keys, animation_name); `binary` follows the extension.
+Status write_gltf_file(const std::filesystem::path& path, const Rig& rig, std::span<const FrameRecord> frames,
+                       GltfWriteOptions options);
 
 }  // namespace asterune::io

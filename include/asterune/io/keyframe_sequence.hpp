@@ -46,6 +46,11 @@ struct KeyframeSequenceOptions {
   /// when no frame has that time): a kKeyframe marker names the Keyframe, a kMarker becomes a
   /// KeyframeMarker (Name, Value) child of it.
   std::vector<ClipMarker> markers;
+  /// Rule F7 (reduced keys, key_reduction.hpp): per joint (layout order), the indices into
+  /// `frames` that key it. Empty: every frame keys every joint. A frame keying no joint writes
+  /// no Keyframe; an unkeyed joint whose descendants are keyed gets a Weight 0 Pose (which
+  /// carries no key) to hold their Poses.
+  std::vector<std::vector<int>> joint_keys;
 };
 
 /// The animator's TrackPriority for a file's AnimationPriority: the same name (Core, Idle,
@@ -53,7 +58,7 @@ struct KeyframeSequenceOptions {
 TrackPriority to_track_priority(AnimationPriority priority);
 
 /// Writes `frames` (their time and local T; coverage and world are not used) as a
-/// KeyframeSequence document: one Keyframe per frame at FrameRecord::time, each holding a Pose
+/// KeyframeSequence document: one Keyframe per frame (per keyed frame with options.joint_keys) at FrameRecord::time, each holding a Pose
 /// tree that mirrors the rig's part hierarchy from the root part. The root part's Pose has an
 /// identity CFrame (Roblox ignores it, rule F5); every other Pose's CFrame is its joint's T.
 /// Every Pose has Weight 1, easing style Linear, direction In. Joints not reached from the root

@@ -11,7 +11,9 @@
 // (an explicit mapping), "facing": "auto" | [w, x, y, z] (source -> rig rotation),
 // "units": studs per source length unit (default: CMU units for BVH, metres for glTF),
 // "rest": "auto" | "rest" | {"frame": N} (the source's reference pose, rule RT13) and
-// "origin": "clip" | "first_frame" (where the travel starts, rule RT14).
+// "origin": "clip" | "first_frame" (where the travel starts, rule RT14) and
+
+// "floor": "auto" | "rest" | a height in source units (rule RT16, default "auto").
 #pragma once
 
 #include <filesystem>
@@ -24,6 +26,7 @@
 #include "asterune/clip/clip.hpp"
 #include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
+#include "asterune/retarget/contacts.hpp"
 #include "asterune/retarget/profile.hpp"
 #include "asterune/retarget/source_rest.hpp"
 #include "asterune/rig/source_skeleton.hpp"
@@ -46,6 +49,11 @@ struct SceneRetarget {
   SourceRestMode rest = SourceRestMode::kAuto;            // "rest": "auto", "rest" or {"frame": N}
   int rest_frame = 0;
   SourceOrigin origin = SourceOrigin::kClip;              // "origin": "clip" or "first_frame"
+  // "floor" (rule RT16): "auto" (the clip's foot contacts), "rest" (the rest pose stands on
+  // the floor), or a number: the floor's height in source units along the source up.
+  enum class Floor { kAuto, kRest, kHeight };
+  Floor floor = Floor::kAuto;
+  float floor_height = 0.0f;  // kHeight
 };
 
 struct SceneAnimation {
@@ -91,5 +99,14 @@ Result<std::vector<std::string>> prepare_scene_source(SourceClip& clip, const Sc
 /// `roles_note`, when given, receives describe_roles() of the source roles used (rule RT11).
 Result<RetargetProfile> build_scene_profile(const SceneRetarget& retarget, const SourceSkeleton& source, const Rig& rig,
                                            bool rest_on_ground = false, std::string* roles_note = nullptr);
+
+/// Foot contacts of a retargeted clip and the floor the scene asks for (rules RT16, RT17):
+/// detects the contacts (find_foot_contacts with the profile's facing), then sets
+/// profile.floor: for "auto" the contacts' floor fitted to `rig`'s soles (fit_floor_to_target;
+/// left unset, with the contacts' note, when the feet are not found or never touch), the given
+/// height for a number, unset for "rest". Returns the contacts (no feet when none were
+/// recognised). Fails only when the clip or the profile does not bind.
+Result<FootContacts> resolve_scene_floor(const SceneRetarget& retarget, const SourceClip& clip, const Rig& rig,
+                                         RetargetProfile& profile);
 
 }  // namespace asterune::io

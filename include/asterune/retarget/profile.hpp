@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,13 @@ struct RetargetProfile {
   /// sites) is at height 0. Use it for sources whose root OFFSET is 0 while the motion carries
   /// absolute positions (CMU BVH): otherwise the whole standing height counts as travel.
   bool rest_on_ground = false;
+
+  /// Rule RT16: the height of the source's floor along the source up (F^-1 * +Y), in source
+  /// units, as found from the clip's foot contacts (contacts.hpp) or given by the author. When
+  /// set, the travel reference is the rest position lifted so that the rest's lowest point sits
+  /// on this floor (instead of on height 0 or at the rest position itself), so a source foot on
+  /// its floor puts the target's sole on the target's ground. nullopt: the rest decides (above).
+  std::optional<float> floor;
 
   /// rule RT6 beyond: scale = target leg length / source leg length (hip to sole), measured
   /// along the leg chains below.

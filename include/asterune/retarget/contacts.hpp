@@ -1,0 +1,110 @@
+// Foot contacts of a source clip and the floor they stand on (rules RT16, RT17): the clip is
+// sampled on its own frame grid into skeleton-space positions, each foot (the foot joint and
+// everything below it, end sites included) is "in contact" while its lowest point is low and
+// nearly still, with hysteresis, and the floor is the median height of those lowest points in
+// the contact frames. Thresholds are fractions of the source leg length, so they hold for any
+// unit. Setup-time code (allocates); docs/retarget.md "Floor and contacts".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "asterune/clip/clip.hpp"
+#include "asterune/core/result.hpp"
+#include "asterune/retarget/profile.hpp"
+#include "asterune/rig/source_skeleton.hpp"
+
+namespace asterune {
+
+class Rig;
+
+/// Contact thresholds, in source leg lengths L (hip to sole at rest, source units) and L per
+/// second. A foot enters contact when its lowest point is within enter_height of the floor
+/// (above or below) and moves slower than enter_speed; it stays in contact until the point is
+/// farther than exit_height from it or moves faster than exit_speed (hysteresis: no flicker at
+/// the thresholds).
+struct ContactThresholds {
+  float enter_height = 0.05f;
+  float exit_height = 0.08f;
+  float enter_speed = 0.3f;
+  float exit_speed = 0.6f;
+  float floor_percentile = 0.5f;  // floor = this quantile of the contact heights (0.5: median)
+};
+
+/// A clip sampled on a uniform grid into skeleton-space points (source units).
+struct SampledSource {
+  float dt = 0.0f;        // seconds between frames
+  int frame_count = 0;
+  int joint_count = 0;
+  std::vector<glm::vec3> joint;     // [frame * joint_count + j]: joint j's position
+  std::vector<glm::vec3> end_site;  // same layout: joint j's end site (its position when it has none)
+};
+
+/// Samples `clip` (bound to `source` by joint name) at t = k * dt, k = 0 .. round(duration/dt),
+/// with dt = duration / (most keys on one channel - 1) (the clip's own frame rate; 1/30 s for
+/// a clip with a single key) and forward kinematics from the full sampled locals.
+/// Fails when the clip does not bind to the skeleton.
+Result<SampledSource> sample_source(const Clip& clip, const SourceSkeleton& source);
+
+/// One foot to watch: a label and the foot joint (its subtree is the foot).
+struct FootSpec {
+  std::string label;  // "LeftFoot" / "RightFoot": the key in the frames JSON and the table
+  std::string side;   // "Left" / "Right": the Footstep marker's value
+  int joint = -1;
+};
+
+struct FootContacts {
+  std::vector<FootSpec> feet;
+  float dt = 0.0f;
+  int frame_count = 0;
+  std::vector<unsigned char> contact;  // [frame * feet.size() + foot]: 1 while in contact
+  bool has_floor = false;              // false: no feet, or they never touched (see note)
+  float floor = 0.0f;                  // source units, along `up`, when has_floor
+  float leg_length = 0.0f;             // L, source units
+  std::string note;                    // why there is no floor (empty when has_floor)
+
+  /// Contact state of `foot` at `time` (the nearest sampled frame; clamped to the clip).
+  bool in_contact(size_t foot, float time) const;
+};
+
+/// Rule RT16. Contacts and floor from sampled points, for the feet given (joint indices into
+/// `source`), with `up` the source's up direction (unit) and `leg_length` L > 0 in source units.
+/// Per frame and foot: h = height of the foot's lowest point (joints and end sites of the foot
+/// joint's subtree) along `up`; v = the smallest speed of those points (central differences,
+/// one-sided at the ends), so a foot rolling over its toe still counts as still. First guess of
+/// the floor f0 = the 5th percentile of h over all frames and feet; candidates: h <= f0 +
+/// enter_height L and v <= enter_speed L; floor = the floor_percentile of the candidates' h;
+/// then the contact states with hysteresis against that floor (|h - floor| within the band). No feet, or no candidate frame:
+/// has_floor false, no contact, and a note.
+FootContacts detect_foot_contacts(const SampledSource& samples, const SourceSkeleton& source,
+                                  const std::vector<FootSpec>& feet, const glm::vec3& up, float leg_length,
+                                  const ContactThresholds& thresholds = {});
+
+/// detect_foot_contacts() for a humanoid source: the feet are the skeleton's left_foot and
+/// right_foot roles (humanoid.hpp), up = facing^-1 * +Y (the profile's facing), L = the rest
+/// height of the upper legs (hips when there are none) above the lowest point of the feet.
+/// No recognisable foot gives has_floor false and a note; fails only when the clip does not
+/// bind to the skeleton.
+Result<FootContacts> find_foot_contacts(const Clip& clip, const SourceSkeleton& source, const glm::quat& facing,
+                                        const ContactThresholds& thresholds = {});
+
+/// Rule RT16, the target side: the floor (source units) that puts the target's contacting soles
+/// on its ground. Retargets every contact frame through `profile` (its floor set, e.g. to
+/// contacts.floor) onto `rig` and measures the sole of the target foot with the same role as the
+/// contacting source foot (left_foot / right_foot): the lowest corner of the foot part's box,
+/// above the target's ground (the lowest rest corner of the feet, root part at identity). The
+/// median m of those heights (studs) moves the floor by m / (units_to_studs * scale), so the
+/// median contacting sole lands on the ground, whatever the two skeletons' foot shapes and
+/// pelvis offsets. Returns profile.floor unchanged when there is nothing to measure (no floor,
+/// no contact, no target feet, no translation). Fails when the clip or the profile does not bind.
+Result<float> fit_floor_to_target(const Clip& clip, const SourceSkeleton& source, const Rig& rig,
+                                  const RetargetProfile& profile, const FootContacts& contacts);
+
+/// Rule RT17: a `Footstep` marker (kind kMarker, value the foot's side) at every contact start,
+/// in time order (ties: left before right, the feet's order).
+std::vector<ClipMarker> footstep_markers(const FootContacts& contacts);
+
+}  // namespace asterune

@@ -1,0 +1,276 @@
+#include "asterune/retarget/contacts.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "asterune/clip/binding.hpp"
+#include "asterune/clip/sample.hpp"
+#include "asterune/retarget/binding.hpp"
+#include "asterune/retarget/humanoid.hpp"
+#include "asterune/rig/rig.hpp"
+#include "asterune/rig/world.hpp"
+
+namespace asterune {
+namespace {
+
+constexpr float kDefaultFrameSeconds = 1.0f / 30.0f;
+constexpr float kFloorGuessQuantile = 0.05f;
+
+bool in_subtree(const std::vector<int>& parents, int joint, int top) {
+  for (int j = joint; j >= 0; j = parents[static_cast<size_t>(j)])
+    if (j == top) return true;
+  return false;
+}
+
+// The q-quantile of `v` (nearest rank on the sorted values); v must not be empty.
+float quantile(std::vector<float> v, float q) {
+  std::sort(v.begin(), v.end());
+  const float pos = std::clamp(q, 0.0f, 1.0f) * static_cast<float>(v.size() - 1);
+  return v[static_cast<size_t>(std::lround(pos))];
+}
+
+}  // namespace
+
+Result<SampledSource> sample_source(const Clip& clip, const SourceSkeleton& source) {
+  auto binding = build_clip_binding(clip, source);
+  if (!binding) return binding.error();
+  size_t keys = 0;
+  for (const ClipTrack& t : clip.tracks) keys = std::max({keys, t.rotation_times.size(), t.translation_times.size()});
+  const float duration = std::isfinite(clip.duration) && clip.duration > 0.0f ? clip.duration : 0.0f;
+  SampledSource out;
+  out.dt = keys > 1 && duration > 0.0f ? duration / static_cast<float>(keys - 1) : kDefaultFrameSeconds;
+  out.frame_count = static_cast<int>(std::lround(duration / out.dt)) + 1;
+  out.joint_count = source.joint_count();
+  const auto n = static_cast<size_t>(out.joint_count);
+  out.joint.resize(static_cast<size_t>(out.frame_count) * n);
+  out.end_site.resize(out.joint.size());
+  std::vector<Transform> local(n);
+  std::vector<float> coverage(n);
+  std::vector<glm::quat> rot(n);
+  for (int f = 0; f < out.frame_count; ++f) {
+    const float time = std::min(duration, static_cast<float>(f) * out.dt);
+    sample_clip(clip, binding.value(), time, WrapMode::kClamp, local, coverage);
+    glm::vec3* pos = out.joint.data() + static_cast<size_t>(f) * n;
+    glm::vec3* end = out.end_site.data() + static_cast<size_t>(f) * n;
+    for (size_t j = 0; j < n; ++j) {
+      const int p = source.parents[j];
+      const glm::quat q = glm::normalize(local[j].rotation);
+      if (p < 0) {
+        rot[j] = q;
+        pos[j] = local[j].position;
+      } else {
+        const auto up = static_cast<size_t>(p);
+        rot[j] = glm::normalize(rot[up] * q);
+        pos[j] = pos[up] + rot[up] * local[j].position;
+      }
+      end[j] = source.end_sites.empty() ? pos[j] : pos[j] + rot[j] * source.end_sites[j];
+    }
+  }
+  return out;
+}
+
+bool FootContacts::in_contact(size_t foot, float time) const {
+  if (foot >= feet.size() || frame_count <= 0 || !(dt > 0.0f) || !std::isfinite(time)) return false;
+  const long k = std::clamp(std::lround(time / dt), 0L, static_cast<long>(frame_count - 1));
+  return contact[static_cast<size_t>(k) * feet.size() + foot] != 0;
+}
+
+FootContacts detect_foot_contacts(const SampledSource& samples, const SourceSkeleton& source,
+                                  const std::vector<FootSpec>& feet, const glm::vec3& up, float leg_length,
+                                  const ContactThresholds& th) {
+  FootContacts out;
+  out.feet = feet;
+  out.dt = samples.dt;
+  out.frame_count = samples.frame_count;
+  out.leg_length = leg_length;
+  const size_t nf = feet.size();
+  const auto frames = static_cast<size_t>(std::max(0, samples.frame_count));
+  out.contact.assign(frames * nf, 0);
+  const auto n = static_cast<size_t>(samples.joint_count);
+  if (nf == 0) {
+    out.note = "no recognisable feet in source '" + source.name + "': floor from the rest pose, no contacts";
+    return out;
+  }
+  if (frames == 0 || !(leg_length > 0.0f) || !std::isfinite(leg_length) || !(samples.dt > 0.0f) ||
+      samples.joint.size() != frames * n || source.parents.size() != n) {
+    out.note = "source '" + source.name + "' has no usable samples or leg length: floor from the rest pose, no contacts";
+    return out;
+  }
+
+  // Per foot and frame: the height of the foot's lowest point and the smallest point speed.
+  std::vector<float> height(frames * nf), speed(frames * nf);
+  for (size_t i = 0; i < nf; ++i) {
+    std::vector<size_t> points;  // the foot joint's subtree
+    for (size_t j = 0; j < n; ++j)
+      if (feet[i].joint >= 0 && in_subtree(source.parents, static_cast<int>(j), feet[i].joint)) points.push_back(j);
+    for (size_t f = 0; f < frames; ++f) {
+      float h = std::numeric_limits<float>::infinity();
+      float v = std::numeric_limits<float>::infinity();
+      const size_t a = f > 0 ? f - 1 : f, b = f + 1 < frames ? f + 1 : f;
+      const float span = static_cast<float>(b - a) * samples.dt;
+      for (size_t j : points) {
+        for (const auto* set : {&samples.joint, &samples.end_site}) {
+          h = std::min(h, glm::dot((*set)[f * n + j], up));
+          if (span > 0.0f) v = std::min(v, glm::length((*set)[b * n + j] - (*set)[a * n + j]) / span);
+        }
+      }
+      height[f * nf + i] = h;
+      speed[f * nf + i] = span > 0.0f ? v : 0.0f;
+    }
+  }
+
+  std::vector<float> finite;
+  for (float h : height)
+    if (std::isfinite(h)) finite.push_back(h);
+  if (finite.empty()) {
+    out.note = "the feet of source '" + source.name + "' have no finite position: floor from the rest pose, no contacts";
+    return out;
+  }
+  const float L = leg_length;
+  const float guess = quantile(finite, kFloorGuessQuantile);
+  std::vector<float> candidates;
+  for (size_t k = 0; k < height.size(); ++k)
+    if (height[k] <= guess + th.enter_height * L && speed[k] <= th.enter_speed * L) candidates.push_back(height[k]);
+  if (candidates.empty()) {
+    out.note = "the feet of source '" + source.name + "' never touch a floor (never low and still): floor from the rest pose, no contacts";
+    return out;
+  }
+  out.floor = quantile(candidates, th.floor_percentile);
+  out.has_floor = true;
+
+  for (size_t i = 0; i < nf; ++i) {
+    bool on = false;
+    for (size_t f = 0; f < frames; ++f) {
+      const float h = height[f * nf + i] - out.floor, v = speed[f * nf + i];
+      // |h|: a foot far below the floor is not on it either (the capture's floor is elsewhere
+      // there, or the foot went through it).
+      on = on ? (std::abs(h) <= th.exit_height * L && v <= th.exit_speed * L)
+              : (std::abs(h) <= th.enter_height * L && v <= th.enter_speed * L);
+      out.contact[f * nf + i] = on ? 1 : 0;
+    }
+  }
+  return out;
+}
+
+Result<FootContacts> find_foot_contacts(const Clip& clip, const SourceSkeleton& source, const glm::quat& facing,
+                                        const ContactThresholds& thresholds) {
+  auto samples = sample_source(clip, source);
+  if (!samples) return samples.error();
+  const RoleMap roles = detect_roles(source.joint_names);
+  const glm::vec3 up = glm::normalize(glm::conjugate(glm::normalize(facing)) * glm::vec3(0.0f, 1.0f, 0.0f));
+
+  // Rest positions in skeleton space.
+  const size_t n = source.joint_names.size();
+  std::vector<glm::vec3> pos(n), end(n);
+  std::vector<glm::quat> rot(n);
+  for (size_t j = 0; j < n; ++j) {
+    const int p = source.parents[j];
+    const glm::quat q = glm::normalize(source.rest_local[j].rotation);
+    rot[j] = p < 0 ? q : glm::normalize(rot[static_cast<size_t>(p)] * q);
+    pos[j] = p < 0 ? source.rest_local[j].position
+                   : pos[static_cast<size_t>(p)] + rot[static_cast<size_t>(p)] * source.rest_local[j].position;
+    end[j] = source.end_sites.empty() ? pos[j] : pos[j] + rot[j] * source.end_sites[j];
+  }
+
+  std::vector<FootSpec> feet;
+  float top = -std::numeric_limits<float>::infinity();
+  float bottom = std::numeric_limits<float>::infinity();
+  const struct {
+    Role foot, upper;
+    const char *label, *side;
+  } sides[] = {{Role::kLeftFoot, Role::kLeftUpperLeg, "LeftFoot", "Left"},
+               {Role::kRightFoot, Role::kRightUpperLeg, "RightFoot", "Right"}};
+  for (const auto& s : sides) {
+    if (!roles.has(s.foot)) continue;
+    const int foot = source.find(roles[s.foot]);
+    if (foot < 0) continue;
+    feet.push_back(FootSpec{s.label, s.side, foot});
+    const int hip = roles.has(s.upper) ? source.find(roles[s.upper]) : (roles.has(Role::kHips) ? source.find(roles[Role::kHips]) : -1);
+    if (hip >= 0) top = std::max(top, glm::dot(pos[static_cast<size_t>(hip)], up));
+    for (size_t j = 0; j < n; ++j)
+      if (in_subtree(source.parents, static_cast<int>(j), foot))
+        bottom = std::min({bottom, glm::dot(pos[j], up), glm::dot(end[j], up)});
+  }
+  const float leg = top - bottom;
+  if (!feet.empty() && !(leg > 0.0f && std::isfinite(leg))) feet.clear();  // no hip above the feet: not a leg
+  return detect_foot_contacts(samples.value(), source, feet, up, feet.empty() ? 0.0f : leg, thresholds);
+}
+
+namespace {
+// Lowest world height of the corners of the box of `size` placed at `p`.
+float lowest_corner(const Transform& p, const glm::vec3& size) {
+  float lowest = std::numeric_limits<float>::infinity();
+  for (int c = 0; c < 8; ++c) {
+    const glm::vec3 corner(((c & 1) ? 0.5f : -0.5f) * size.x, ((c & 2) ? 0.5f : -0.5f) * size.y,
+                           ((c & 4) ? 0.5f : -0.5f) * size.z);
+    lowest = std::min(lowest, (p.position + p.rotation * corner).y);
+  }
+  return lowest;
+}
+}  // namespace
+
+Result<float> fit_floor_to_target(const Clip& clip, const SourceSkeleton& source, const Rig& rig,
+                                  const RetargetProfile& profile, const FootContacts& contacts) {
+  const float unchanged = profile.floor.value_or(contacts.floor);
+  if (!contacts.has_floor || !profile.floor || !profile.translation) return unchanged;
+  std::vector<int> target(contacts.feet.size(), -1);  // the target foot joint of each source foot
+  auto roles = rig_roles(rig);
+  if (!roles) return roles.error();
+  for (size_t i = 0; i < contacts.feet.size(); ++i) {
+    const Role role = contacts.feet[i].side == "Left" ? Role::kLeftFoot : Role::kRightFoot;
+    if (!roles.value().has(role)) continue;
+    const JointLookup j = rig.find_joint(roles.value()[role]);
+    if (j.found()) target[i] = j.index;
+  }
+  auto binding = build_retarget_binding(source, rig, profile);
+  if (!binding) return binding.error();
+  auto clip_binding = build_clip_binding(clip, source);
+  if (!clip_binding) return clip_binding.error();
+  if (!(binding.value().translation_scale > 0.0f)) return unchanged;
+
+  const auto nt = static_cast<size_t>(rig.joint_count());
+  const auto ns = static_cast<size_t>(source.joint_count());
+  std::vector<Transform> world(nt), local(nt), source_local(ns);
+  std::vector<float> coverage(nt), source_coverage(ns);
+  evaluate_rest_world(rig, Transform::identity(), world);
+  float ground = std::numeric_limits<float>::infinity();
+  for (int j : target)
+    if (j >= 0) ground = std::min(ground, lowest_corner(world[static_cast<size_t>(j)], rig.part(rig.part1()[static_cast<size_t>(j)]).size));
+  if (!std::isfinite(ground)) return unchanged;
+
+  RetargetContext ctx = make_retarget_context(binding.value());
+  std::vector<float> soles;
+  const size_t nf = contacts.feet.size();
+  for (int f = 0; f < contacts.frame_count; ++f) {
+    bool any = false;
+    for (size_t i = 0; i < nf; ++i) any = any || (contacts.contact[static_cast<size_t>(f) * nf + i] && target[i] >= 0);
+    if (!any) continue;
+    const float time = std::min(clip.duration, static_cast<float>(f) * contacts.dt);
+    sample_clip(clip, clip_binding.value(), time, WrapMode::kClamp, source_local, source_coverage);
+    if (!sample_retarget(binding.value(), rig, source_local, source_coverage, ctx, local, coverage).ok) continue;
+    evaluate_world(rig, Transform::identity(), local, world);
+    for (size_t i = 0; i < nf; ++i) {
+      if (!contacts.contact[static_cast<size_t>(f) * nf + i] || target[i] < 0) continue;
+      const auto j = static_cast<size_t>(target[i]);
+      const float h = lowest_corner(world[j], rig.part(rig.part1()[j]).size) - ground;
+      if (std::isfinite(h)) soles.push_back(h);
+    }
+  }
+  if (soles.empty()) return unchanged;
+  return *profile.floor + quantile(soles, 0.5f) / binding.value().translation_scale;
+}
+
+std::vector<ClipMarker> footstep_markers(const FootContacts& c) {
+  std::vector<ClipMarker> out;
+  const size_t nf = c.feet.size();
+  for (int f = 0; f < c.frame_count; ++f)
+    for (size_t i = 0; i < nf; ++i) {
+      const size_t k = static_cast<size_t>(f) * nf + i;
+      if (c.contact[k] && (f == 0 || !c.contact[k - nf]))
+        out.push_back(ClipMarker{static_cast<float>(f) * c.dt, "Footstep", c.feet[i].side, ClipMarkerKind::kMarker});
+    }
+  return out;
+}
+
+}  // namespace asterune
