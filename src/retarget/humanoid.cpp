@@ -7,6 +7,7 @@
 
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
+#include "axes.hpp"
 
 namespace asterune {
 namespace {
@@ -147,14 +148,7 @@ std::vector<glm::vec3> source_rest_positions(const SourceSkeleton& s) {
   return pos;
 }
 
-glm::vec3 snap_axis(const glm::vec3& v) {
-  int best = 0;
-  for (int i = 1; i < 3; ++i)
-    if (std::fabs(v[i]) > std::fabs(v[best])) best = i;
-  glm::vec3 out(0.0f);
-  out[best] = v[best] >= 0.0f ? 1.0f : -1.0f;
-  return out;
-}
+using detail::snap_axis;
 
 // Columns left, up, forward of an axis-snapped body frame, from a left-right vector and an up.
 std::optional<glm::mat3> body_frame(const glm::vec3& left_minus_right, const glm::vec3& up_hint) {

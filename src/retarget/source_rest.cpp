@@ -7,6 +7,7 @@
 
 #include "asterune/clip/binding.hpp"
 #include "asterune/clip/sample.hpp"
+#include "axes.hpp"
 
 namespace asterune {
 namespace {
@@ -46,14 +47,7 @@ glm::vec3 tip_of(const SourceSkeleton& s, int j) {
   return pos + rot * end;
 }
 
-glm::vec3 snap_axis(const glm::vec3& v) {
-  int best = 0;
-  for (int i = 1; i < 3; ++i)
-    if (std::fabs(v[i]) > std::fabs(v[best])) best = i;
-  glm::vec3 out(0.0f);
-  out[best] = v[best] >= 0.0f ? 1.0f : -1.0f;
-  return out;
-}
+using detail::snap_axis;
 
 int find_role(const SourceSkeleton& s, const RoleMap& roles, Role r) { return roles.has(r) ? s.find(roles[r]) : -1; }
 
