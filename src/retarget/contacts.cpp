@@ -47,24 +47,16 @@ Result<SampledSource> sample_source(const Clip& clip, const SourceSkeleton& sour
   out.end_site.resize(out.joint.size());
   std::vector<Transform> local(n);
   std::vector<float> coverage(n);
-  std::vector<glm::quat> rot(n);
+  std::vector<Transform> world(n);
   for (int f = 0; f < out.frame_count; ++f) {
     const float time = std::min(duration, static_cast<float>(f) * out.dt);
     sample_clip(clip, binding.value(), time, WrapMode::kClamp, local, coverage);
+    source_world(source, local, world);
     glm::vec3* pos = out.joint.data() + static_cast<size_t>(f) * n;
     glm::vec3* end = out.end_site.data() + static_cast<size_t>(f) * n;
     for (size_t j = 0; j < n; ++j) {
-      const int p = source.parents[j];
-      const glm::quat q = glm::normalize(local[j].rotation);
-      if (p < 0) {
-        rot[j] = q;
-        pos[j] = local[j].position;
-      } else {
-        const auto up = static_cast<size_t>(p);
-        rot[j] = glm::normalize(rot[up] * q);
-        pos[j] = pos[up] + rot[up] * local[j].position;
-      }
-      end[j] = source.end_sites.empty() ? pos[j] : pos[j] + rot[j] * source.end_sites[j];
+      pos[j] = world[j].position;
+      end[j] = source.end_sites.empty() ? pos[j] : pos[j] + world[j].rotation * source.end_sites[j];
     }
   }
   return out;
@@ -163,14 +155,11 @@ Result<FootContacts> find_foot_contacts(const Clip& clip, const SourceSkeleton& 
   // Rest positions in skeleton space.
   const size_t n = source.joint_names.size();
   std::vector<glm::vec3> pos(n), end(n);
-  std::vector<glm::quat> rot(n);
+  std::vector<Transform> world(n);
+  source_world(source, source.rest_local, world);
   for (size_t j = 0; j < n; ++j) {
-    const int p = source.parents[j];
-    const glm::quat q = glm::normalize(source.rest_local[j].rotation);
-    rot[j] = p < 0 ? q : glm::normalize(rot[static_cast<size_t>(p)] * q);
-    pos[j] = p < 0 ? source.rest_local[j].position
-                   : pos[static_cast<size_t>(p)] + rot[static_cast<size_t>(p)] * source.rest_local[j].position;
-    end[j] = source.end_sites.empty() ? pos[j] : pos[j] + rot[j] * source.end_sites[j];
+    pos[j] = world[j].position;
+    end[j] = source.end_sites.empty() ? pos[j] : pos[j] + world[j].rotation * source.end_sites[j];
   }
 
   std::vector<FootSpec> feet;

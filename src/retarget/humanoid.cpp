@@ -133,18 +133,10 @@ int apply_scheme(const Scheme* scheme, std::span<const std::string> names, RoleM
 }
 
 std::vector<glm::vec3> source_rest_positions(const SourceSkeleton& s) {
-  std::vector<glm::vec3> pos(static_cast<size_t>(s.joint_count()));
-  std::vector<glm::quat> rot(pos.size());
-  for (size_t j = 0; j < pos.size(); ++j) {
-    const int p = s.parents[j];
-    if (p < 0) {
-      rot[j] = glm::normalize(s.rest_local[j].rotation);
-      pos[j] = s.rest_local[j].position;
-    } else {
-      rot[j] = glm::normalize(rot[static_cast<size_t>(p)] * s.rest_local[j].rotation);
-      pos[j] = pos[static_cast<size_t>(p)] + rot[static_cast<size_t>(p)] * s.rest_local[j].position;
-    }
-  }
+  std::vector<Transform> world(s.rest_local.size());
+  source_world(s, s.rest_local, world);
+  std::vector<glm::vec3> pos(world.size());
+  for (size_t j = 0; j < world.size(); ++j) pos[j] = world[j].position;
   return pos;
 }
 

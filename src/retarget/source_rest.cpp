@@ -14,21 +14,10 @@ namespace {
 
 // Skeleton-space positions of every joint for full locals `local` (parents first).
 std::vector<glm::vec3> positions(const SourceSkeleton& s, std::span<const Transform> local) {
-  const size_t n = local.size();
-  std::vector<glm::vec3> pos(n);
-  std::vector<glm::quat> rot(n);
-  for (size_t j = 0; j < n; ++j) {
-    const int p = s.parents[j];
-    const glm::quat r = glm::normalize(local[j].rotation);
-    if (p < 0) {
-      rot[j] = r;
-      pos[j] = local[j].position;
-    } else {
-      const auto up = static_cast<size_t>(p);
-      rot[j] = glm::normalize(rot[up] * r);
-      pos[j] = pos[up] + rot[up] * local[j].position;
-    }
-  }
+  std::vector<Transform> world(local.size());
+  source_world(s, local, world);
+  std::vector<glm::vec3> pos(world.size());
+  for (size_t j = 0; j < world.size(); ++j) pos[j] = world[j].position;
   return pos;
 }
 

@@ -8,6 +8,7 @@
 // sampled local = (OFFSET or the root's position channels, channel rotation).
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,5 +32,24 @@ struct SourceSkeleton {
     return -1;
   }
 };
+
+/// Skeleton-space placements for full local transforms (a sampled pose, or rest_local):
+/// world[j] = world[parent] * local[j] with the rotation renormalised; a root is its local.
+/// `local` and `world` hold s.joint_count() entries, parents first; otherwise nothing is
+/// written. Allocation-free.
+inline void source_world(const SourceSkeleton& s, std::span<const Transform> local, std::span<Transform> world) {
+  const size_t n = s.parents.size();
+  if (local.size() != n || world.size() != n) return;
+  for (size_t j = 0; j < n; ++j) {
+    const glm::quat q = glm::normalize(local[j].rotation);
+    const int p = s.parents[j];
+    if (p < 0) {
+      world[j] = Transform{q, local[j].position};
+    } else {
+      const Transform& up = world[static_cast<size_t>(p)];
+      world[j] = Transform{glm::normalize(up.rotation * q), up.position + up.rotation * local[j].position};
+    }
+  }
+}
 
 }  // namespace asterune
