@@ -79,6 +79,44 @@ def frame_input(units=None, scale=1.0, translation=True, ik_weight=1.0, ik_targe
     return out
 
 
+# ---- keyframe_sequence target inputs: hand-written KeyframeSequence documents ---------------
+def cframe(x=0.0, y=0.0, z=0.0, angle_deg=0.0):
+    """A CoordinateFrame property: a translation and a rotation about Y."""
+    import math
+    c, s = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
+    r = [c, 0, s, 0, 1, 0, -s, 0, c]
+    cells = "".join(f"<{k}>{v:.9g}</{k}>" for k, v in zip(["X", "Y", "Z"], [x, y, z]))
+    cells += "".join(f"<R{i // 3}{i % 3}>{v:.9g}</R{i // 3}{i % 3}>" for i, v in enumerate(r))
+    return f'<CoordinateFrame name="CFrame">{cells}</CoordinateFrame>'
+
+
+def pose(name, cf, children="", weight=1, style=0, direction=0):
+    return (f'<Item class="Pose"><Properties>{cf}<token name="EasingDirection">{direction}</token>'
+            f'<token name="EasingStyle">{style}</token><string name="Name">{name}</string>'
+            f'<float name="Weight">{weight}</float></Properties>{children}</Item>')
+
+
+def keyframe(time, poses, name="Keyframe", markers=()):
+    items = "".join(f'<Item class="KeyframeMarker"><Properties><string name="Name">{n}</string>'
+                    f'<string name="Value">{v}</string></Properties></Item>' for n, v in markers)
+    return (f'<Item class="Keyframe"><Properties><string name="Name">{name}</string>'
+            f'<float name="Time">{time:.9g}</float></Properties>{items}{poses}</Item>')
+
+
+def sequence(keyframes, name="fuzz", loop="false", priority=2):
+    return (f'<roblox version="4"><Item class="KeyframeSequence"><Properties><bool name="Loop">{loop}</bool>'
+            f'<string name="Name">{name}</string><token name="Priority">{priority}</token></Properties>'
+            + "".join(keyframes) + "</Item></roblox>\n")
+
+
+def arm_keyframe(time, angle, style=0, direction=0, name="Keyframe", markers=(), arm_weight=1):
+    """HumanoidRootPart > LowerTorso > UpperTorso > RightUpperArm, the arm swung by `angle`."""
+    arm = pose("RightUpperArm", cframe(angle_deg=angle), weight=arm_weight, style=style, direction=direction)
+    upper = pose("UpperTorso", cframe(0.0, 0.1 * angle / 90, 0.0, angle / 3), arm, style=style, direction=direction)
+    lower = pose("LowerTorso", cframe(), upper, style=style, direction=direction)
+    return keyframe(time, pose("HumanoidRootPart", cframe(), lower), name, markers)
+
+
 FLT_MAX = 3.4028234663852886e38
 
 
@@ -98,6 +136,18 @@ def seeds():
     doc = json.loads((DATA / "gltf" / "SimpleSkin.gltf").read_text())
     write("corpus/gltf", "SimpleSkin.gltf", (DATA / "gltf" / "SimpleSkin.gltf").read_bytes())
     write("corpus/gltf", "SimpleSkin.glb", glb_from_gltf(doc))
+    # The CLI's wave (examples/clips/wave.rbxmx) cut to its first two Keyframes.
+    wave = (ROOT / "examples" / "clips" / "wave.rbxmx").read_text()
+    cut = wave.index('<Item class="Keyframe"', wave.index('<Item class="Keyframe"', wave.index('<Item class="Keyframe"') + 1) + 1)
+    write("corpus/keyframe_sequence", "wave_2keyframes.rbxmx", wave[:cut] + "</Item>\n</roblox>\n")
+    write("corpus/keyframe_sequence", "easing_styles.rbxmx", sequence(
+        [arm_keyframe(0.0, 0.0, style=3, direction=2), arm_keyframe(0.5, 60.0, style=2, direction=1),
+         arm_keyframe(1.0, 90.0, style=4, direction=0), arm_keyframe(1.5, 30.0, style=5, direction=2)],
+        loop="true", priority=1))
+    write("corpus/keyframe_sequence", "markers_steps_weights.rbxmx", sequence(
+        [arm_keyframe(0.4, 45.0, style=1, name="Lift", markers=[("Footstep", "Left"), ("Sound", "whoosh")]),
+         arm_keyframe(0.0, 0.0, style=1),
+         arm_keyframe(0.8, 90.0, style=1, arm_weight=0, markers=[("Footstep", "Right")])], priority=1000))
     write("corpus/frame", "typical.bin", frame_input())
     write("corpus/frame", "walking_three_frames.bin", frame_input(root_position=(0.3, 0.1, -2.0), frames=3, ik_smooth=0.1))
 
@@ -163,6 +213,12 @@ def regressions():
     write("regression/frame", "ik_target_flt_max.bin", frame_input(ik_target=(FLT_MAX, -FLT_MAX, FLT_MAX)))
     write("regression/frame", "look_target_flt_max_dt_inf.bin",
           frame_input(look_target=(FLT_MAX, FLT_MAX, -FLT_MAX), dt=float("inf"), ik_smooth=0.5, frames=2))
+    # 8. 20,000 nested Items around a KeyframeSequence overflowed the stack through recursion
+    # (the reader is iterative now, rule RG5; tests/io/keyframe_sequence_fidelity_test.cpp also
+    # nests Poses 20,000 deep, too large a file to keep here).
+    write("regression/keyframe_sequence", "nested_items_20000.rbxmx",
+          '<roblox version="4">' + '<Item class="Model">' * 20000 + sequence([arm_keyframe(0.0, 10.0)])[18:-10]
+          + "</Item>" * 20000 + "</roblox>")
     # 9. CLI: a scene whose rig is a device read until allocation failed.
     write("regression/scene_json", "rig_dev_zero.json", json.dumps({"format": "asterune.scene/1", "rig": "/dev/zero"}))
 

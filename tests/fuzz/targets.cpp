@@ -14,9 +14,11 @@
 #include <limits>
 #include <vector>
 
+#include "asterune/clip/binding.hpp"
 #include "asterune/controls/stack.hpp"
 #include "asterune/io/bvh.hpp"
 #include "asterune/io/gltf.hpp"
+#include "asterune/io/keyframe_sequence.hpp"
 #include "asterune/io/pose_file.hpp"
 #include "asterune/io/rig_file.hpp"
 #include "asterune/io/roblox.hpp"
@@ -134,6 +136,35 @@ std::string check_bvh(std::span<const std::uint8_t> data) {
                                   if (std::string p = check_source(f.skeleton); !p.empty()) return p;
                                   return check_clip(f.clip);
                                 });
+}
+
+// A KeyframeSequence that reads must be a clip the runtime accepts (validate_clip: finite,
+// sorted times, unit rotations, easing only on linear channels) whose side tables agree with it.
+std::string check_keyframe_sequence(std::span<const std::uint8_t> data) {
+  return on_result<io::KeyframeSequenceClip>(
+      io::parse_keyframe_sequence(as_text(data), "fuzz.rbxmx"), "fuzz.rbxmx",
+      [](const io::KeyframeSequenceClip& k) -> std::string {
+        if (std::string p = check_clip(k.clip); !p.empty()) return p;
+        if (const Status valid = validate_clip(k.clip); !valid) return "clip fails validate_clip: " + valid.message();
+        for (const ClipMarker& m : k.clip.markers)
+          if (!(m.time >= 0.0f && m.time <= k.clip.duration)) return "marker '" + m.name + "' outside [0, duration]";
+        if (k.keys.size() != k.clip.tracks.size()) return "keys not parallel to the clip's tracks";
+        for (size_t t = 0; t < k.keys.size(); ++t) {
+          const size_t n = k.clip.tracks[t].rotation_times.size();
+          if (n == 0) return "track '" + k.clip.tracks[t].name + "' has no key";
+          if (k.keys[t].weights.size() != n || k.keys[t].easing.size() != n)
+            return "track '" + k.clip.tracks[t].name + "': weights or easing not one per key";
+          for (float w : k.keys[t].weights)
+            if (!(finite(w) && w > 0.0f)) return "track '" + k.clip.tracks[t].name + "' has a key weight not > 0";
+        }
+        for (size_t i = 0; i < k.poses.size(); ++i) {
+          const io::KeyframeSequencePose& pose = k.poses[i];
+          if (pose.parent < -1 || pose.parent >= static_cast<int>(i)) return "pose " + std::to_string(i) + " has a parent after it";
+          if (pose.track < -1 || pose.track >= static_cast<int>(k.clip.tracks.size()))
+            return "pose " + std::to_string(i) + " names no track";
+        }
+        return "";
+      });
 }
 
 std::filesystem::path& scratch_dir() {
@@ -302,7 +333,7 @@ std::string check_frame(std::span<const std::uint8_t> data) {
   return "";
 }
 
-constexpr std::array<FuzzTarget, 8> kTargets{{
+constexpr std::array<FuzzTarget, 9> kTargets{{
     {"rig_json", &check_rig_json},
     {"pose_json", &check_pose_json},
     {"scene_json", &check_scene_json},
@@ -310,6 +341,7 @@ constexpr std::array<FuzzTarget, 8> kTargets{{
     {"rbxmx", &check_rbxmx},
     {"joints_json", &check_joints_json},
     {"gltf", &check_gltf},
+    {"keyframe_sequence", &check_keyframe_sequence},
     {"frame", &check_frame},
 }};
 
