@@ -117,6 +117,34 @@ def arm_keyframe(time, angle, style=0, direction=0, name="Keyframe", markers=(),
     return keyframe(time, pose("HumanoidRootPart", cframe(), lower), name, markers)
 
 
+def extra_controls(ground=0, limits=((0, False, 90.0), (1, True, 0.0), (2, False, 30.0)), colliders=2):
+    """The second stream of check_frame() (add_extra_controls), reversed: the harness reads it
+    from the input's end. A limited right-arm IK (FABRIK; limit: part index, hinge?, cone
+    degrees), feet on ground shape `ground` (0 plane, 1 box, 2 height field), a tail spring on
+    the right arm with `colliders` colliders alternating sphere and capsule."""
+    out = flag(True) + flag(False) + flag(False) + vec(0.5, 3.5, -1.5) + bytes([2])
+    out += flag(False) + flag(False) + flag(False) + flag(False) + bytes([len(limits)])
+    for part, hinge, cone in limits:
+        out += bytes([part]) + flag(hinge) + flag(False) + num(-60.0) + num(10.0 if hinge else 45.0) + num(cone)
+    out += flag(True) + bytes([ground])
+    if ground == 0:
+        out += vec(0.0, 0.2, 0.0) + vec(0.1, 1.0, 0.0)
+    elif ground == 1:
+        out += vec(0.3, -0.4, 0.0) + vec(4.0, 1.0, 4.0) + num(0.98) + num(0.0) + num(0.2) + num(0.0)
+    else:
+        out += vec(-2.0, 0.0, -2.0) + num(1.0) + bytes([1, 1]) + b"".join(num(h) for h in [0.0, 0.2, 0.1, 0.4, 0.3, 0.0, 0.5, 0.1, 0.2])
+    out += flag(False) + flag(True) + num(0.1) + flag(False) + flag(False) + flag(False) + flag(False)
+    out += flag(True) + flag(True) + flag(False) + flag(False) + flag(False) + flag(True) + flag(False)
+    out += flag(True) + bytes([0]) + flag(False) + flag(False) + num(60.0) + num(4.0) + vec(0.0, -30.0, 0.0)
+    out += bytes([colliders])
+    for i in range(colliders):
+        out += flag(i % 2 == 1) + bytes([2]) + vec(0.6, 0.0, 0.0)
+        if i % 2 == 1:
+            out += vec(0.6, -1.0, 0.0)
+        out += num(0.4)
+    return out[::-1]
+
+
 FLT_MAX = 3.4028234663852886e38
 
 
@@ -150,6 +178,9 @@ def seeds():
          arm_keyframe(0.8, 90.0, style=1, arm_weight=0, markers=[("Footstep", "Right")])], priority=1000))
     write("corpus/frame", "typical.bin", frame_input())
     write("corpus/frame", "walking_three_frames.bin", frame_input(root_position=(0.3, 0.1, -2.0), frames=3, ik_smooth=0.1))
+    for ground, name in [(0, "plane"), (1, "box"), (2, "heightfield")]:
+        write("corpus/frame", f"limits_feet_{name}_spring.bin",
+              frame_input(root_position=(0.3, 0.1, -2.0), frames=3) + extra_controls(ground=ground, colliders=ground + 1))
 
 
 def regressions():
