@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-15}"
 build="${2:-build/fuzz}"
-targets=(rig_json pose_json scene_json bvh rbxmx joints_json gltf frame)
+targets=(rig_json pose_json scene_json bvh rbxmx joints_json gltf keyframe_sequence frame)
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 for t in "${targets[@]}"; do

@@ -337,7 +337,7 @@ void measure_feet_control(const FeetControl& c, std::span<const Transform> world
     const FeetLegBound& b = c.legs[i];
     const glm::vec3 sole = transform_point(world[static_cast<size_t>(b.joints[2])], b.sole);
     FootReport& foot = report.feet.feet[i];
-    foot.sole_error = glm::length(sole - c.sole_target[i]);
+    foot.sole_error = distance_between(sole, c.sole_target[i]);  // finite for far-apart finite points
     if (foot.hit) worst = std::max(worst, foot.sole_error);
   }
   report.distance = worst;

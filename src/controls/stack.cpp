@@ -111,7 +111,13 @@ std::optional<glm::vec3> smoothed_target(Slot& s, const FrameInputs& in) {
     s.smoothed = raw;
   } else if (frame.dt > 0.0f) {  // false for NaN; +infinity converges (response 1)
     const float response = 1.0f - std::exp(-frame.dt / tau);
-    s.smoothed = response >= 1.0f ? raw : s.smoothed + response * (raw - s.smoothed);
+    const glm::vec3 next = s.smoothed + response * (raw - s.smoothed);
+    // raw - smoothed overflows for far-apart finite points (then 0 * inf is NaN): the same step
+    // in double stays a convex combination of two finite floats.
+    s.smoothed = response >= 1.0f ? raw
+                 : is_finite(next) ? next
+                                   : glm::vec3(glm::dvec3(s.smoothed) +
+                                               static_cast<double>(response) * (glm::dvec3(raw) - glm::dvec3(s.smoothed)));
   }  // dt <= 0 or NaN: the smoothed target holds still
   s.has_smoothed = true;
   s.report.target = s.smoothed;

@@ -79,6 +79,72 @@ def frame_input(units=None, scale=1.0, translation=True, ik_weight=1.0, ik_targe
     return out
 
 
+# ---- keyframe_sequence target inputs: hand-written KeyframeSequence documents ---------------
+def cframe(x=0.0, y=0.0, z=0.0, angle_deg=0.0):
+    """A CoordinateFrame property: a translation and a rotation about Y."""
+    import math
+    c, s = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
+    r = [c, 0, s, 0, 1, 0, -s, 0, c]
+    cells = "".join(f"<{k}>{v:.9g}</{k}>" for k, v in zip(["X", "Y", "Z"], [x, y, z]))
+    cells += "".join(f"<R{i // 3}{i % 3}>{v:.9g}</R{i // 3}{i % 3}>" for i, v in enumerate(r))
+    return f'<CoordinateFrame name="CFrame">{cells}</CoordinateFrame>'
+
+
+def pose(name, cf, children="", weight=1, style=0, direction=0):
+    return (f'<Item class="Pose"><Properties>{cf}<token name="EasingDirection">{direction}</token>'
+            f'<token name="EasingStyle">{style}</token><string name="Name">{name}</string>'
+            f'<float name="Weight">{weight}</float></Properties>{children}</Item>')
+
+
+def keyframe(time, poses, name="Keyframe", markers=()):
+    items = "".join(f'<Item class="KeyframeMarker"><Properties><string name="Name">{n}</string>'
+                    f'<string name="Value">{v}</string></Properties></Item>' for n, v in markers)
+    return (f'<Item class="Keyframe"><Properties><string name="Name">{name}</string>'
+            f'<float name="Time">{time:.9g}</float></Properties>{items}{poses}</Item>')
+
+
+def sequence(keyframes, name="fuzz", loop="false", priority=2):
+    return (f'<roblox version="4"><Item class="KeyframeSequence"><Properties><bool name="Loop">{loop}</bool>'
+            f'<string name="Name">{name}</string><token name="Priority">{priority}</token></Properties>'
+            + "".join(keyframes) + "</Item></roblox>\n")
+
+
+def arm_keyframe(time, angle, style=0, direction=0, name="Keyframe", markers=(), arm_weight=1):
+    """HumanoidRootPart > LowerTorso > UpperTorso > RightUpperArm, the arm swung by `angle`."""
+    arm = pose("RightUpperArm", cframe(angle_deg=angle), weight=arm_weight, style=style, direction=direction)
+    upper = pose("UpperTorso", cframe(0.0, 0.1 * angle / 90, 0.0, angle / 3), arm, style=style, direction=direction)
+    lower = pose("LowerTorso", cframe(), upper, style=style, direction=direction)
+    return keyframe(time, pose("HumanoidRootPart", cframe(), lower), name, markers)
+
+
+def extra_controls(ground=0, limits=((0, False, 90.0), (1, True, 0.0), (2, False, 30.0)), colliders=2):
+    """The second stream of check_frame() (add_extra_controls), reversed: the harness reads it
+    from the input's end. A limited right-arm IK (FABRIK; limit: part index, hinge?, cone
+    degrees), feet on ground shape `ground` (0 plane, 1 box, 2 height field), a tail spring on
+    the right arm with `colliders` colliders alternating sphere and capsule."""
+    out = flag(True) + flag(False) + flag(False) + vec(0.5, 3.5, -1.5) + bytes([2])
+    out += flag(False) + flag(False) + flag(False) + flag(False) + bytes([len(limits)])
+    for part, hinge, cone in limits:
+        out += bytes([part]) + flag(hinge) + flag(False) + num(-60.0) + num(10.0 if hinge else 45.0) + num(cone)
+    out += flag(True) + bytes([ground])
+    if ground == 0:
+        out += vec(0.0, 0.2, 0.0) + vec(0.1, 1.0, 0.0)
+    elif ground == 1:
+        out += vec(0.3, -0.4, 0.0) + vec(4.0, 1.0, 4.0) + num(0.98) + num(0.0) + num(0.2) + num(0.0)
+    else:
+        out += vec(-2.0, 0.0, -2.0) + num(1.0) + bytes([1, 1]) + b"".join(num(h) for h in [0.0, 0.2, 0.1, 0.4, 0.3, 0.0, 0.5, 0.1, 0.2])
+    out += flag(False) + flag(True) + num(0.1) + flag(False) + flag(False) + flag(False) + flag(False)
+    out += flag(True) + flag(True) + flag(False) + flag(False) + flag(False) + flag(True) + flag(False)
+    out += flag(True) + bytes([0]) + flag(False) + flag(False) + num(60.0) + num(4.0) + vec(0.0, -30.0, 0.0)
+    out += bytes([colliders])
+    for i in range(colliders):
+        out += flag(i % 2 == 1) + bytes([2]) + vec(0.6, 0.0, 0.0)
+        if i % 2 == 1:
+            out += vec(0.6, -1.0, 0.0)
+        out += num(0.4)
+    return out[::-1]
+
+
 FLT_MAX = 3.4028234663852886e38
 
 
@@ -98,8 +164,23 @@ def seeds():
     doc = json.loads((DATA / "gltf" / "SimpleSkin.gltf").read_text())
     write("corpus/gltf", "SimpleSkin.gltf", (DATA / "gltf" / "SimpleSkin.gltf").read_bytes())
     write("corpus/gltf", "SimpleSkin.glb", glb_from_gltf(doc))
+    # The CLI's wave (examples/clips/wave.rbxmx) cut to its first two Keyframes.
+    wave = (ROOT / "examples" / "clips" / "wave.rbxmx").read_text()
+    cut = wave.index('<Item class="Keyframe"', wave.index('<Item class="Keyframe"', wave.index('<Item class="Keyframe"') + 1) + 1)
+    write("corpus/keyframe_sequence", "wave_2keyframes.rbxmx", wave[:cut] + "</Item>\n</roblox>\n")
+    write("corpus/keyframe_sequence", "easing_styles.rbxmx", sequence(
+        [arm_keyframe(0.0, 0.0, style=3, direction=2), arm_keyframe(0.5, 60.0, style=2, direction=1),
+         arm_keyframe(1.0, 90.0, style=4, direction=0), arm_keyframe(1.5, 30.0, style=5, direction=2)],
+        loop="true", priority=1))
+    write("corpus/keyframe_sequence", "markers_steps_weights.rbxmx", sequence(
+        [arm_keyframe(0.4, 45.0, style=1, name="Lift", markers=[("Footstep", "Left"), ("Sound", "whoosh")]),
+         arm_keyframe(0.0, 0.0, style=1),
+         arm_keyframe(0.8, 90.0, style=1, arm_weight=0, markers=[("Footstep", "Right")])], priority=1000))
     write("corpus/frame", "typical.bin", frame_input())
     write("corpus/frame", "walking_three_frames.bin", frame_input(root_position=(0.3, 0.1, -2.0), frames=3, ik_smooth=0.1))
+    for ground, name in [(0, "plane"), (1, "box"), (2, "heightfield")]:
+        write("corpus/frame", f"limits_feet_{name}_spring.bin",
+              frame_input(root_position=(0.3, 0.1, -2.0), frames=3) + extra_controls(ground=ground, colliders=ground + 1))
 
 
 def regressions():
@@ -163,6 +244,33 @@ def regressions():
     write("regression/frame", "ik_target_flt_max.bin", frame_input(ik_target=(FLT_MAX, -FLT_MAX, FLT_MAX)))
     write("regression/frame", "look_target_flt_max_dt_inf.bin",
           frame_input(look_target=(FLT_MAX, FLT_MAX, -FLT_MAX), dt=float("inf"), ik_smooth=0.5, frames=2))
+    # 8. 20,000 nested Items around a KeyframeSequence overflowed the stack through recursion
+    # (the reader is iterative now, rule RG5; tests/io/keyframe_sequence_fidelity_test.cpp also
+    # nests Poses 20,000 deep, too large a file to keep here).
+    write("regression/keyframe_sequence", "nested_items_20000.rbxmx",
+          '<roblox version="4">' + '<Item class="Model">' * 20000 + sequence([arm_keyframe(0.0, 10.0)])[18:-10]
+          + "</Item>" * 20000 + "</roblox>")
+    # 10. A feet control's sole error was inf for a finite sole far from its target (glm::length
+    # overflowed; fuzz_frame, 4 min): the input as the fuzzer found it (its second stream builds the feet).
+    write("regression/frame", "feet_sole_error_overflow.bin", bytes.fromhex(
+        "00000000803f0101000000803f000000fffc000000803f000000804000000080bf000000000000000000000000000000"
+        "0000000000803f00000000000000000000000000a04000000080c000000000a042000000704200020001009a99993e00"
+        "cdcccc3d00000000c00000000000000000000000005d000000008988883c000000000000010073737373737373737373"
+        "7373737373737373737373737373737373737373737373737373737373737373737373737373737373739a99993e00cd"
+        "cccc3d00000000c000000000000000000000000000000000008988883c008988883c0001009a99993e00cdcccc3d0000"
+        "0000c0000000000d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d0d000000"
+        "00000000002f000000008988883c008988083d3ecccccd00000000000000000000003f19999a00000000c00000000000"
+        "000000000000000000000000890000000001009a9999000000000001009a9999beff343636c2ffff00c0000000000000"
+        "000000003dcccccd0000000000003e4ccccd000000000000000141f00000004234000000c27000000000000200000000"
+        "004120000000c27000000000010142b40000004234000000c270000000000000030000000002bfc00000004060000000"
+        "3f00000000000001"))
+    # 11. A smoothed IK target near -FLT_MAX met a new target of the other sign: target - smoothed
+    # overflowed and a zero response times inf made it NaN (fuzz_frame, 6 more min).
+    write("regression/frame", "smoothed_target_overflow.bin", bytes.fromhex(
+        "00000000803f010000000001000000a9803f00004c6566744c6f77657241726d000000020000803f0000008040000080"
+        "005252525252525252525252525252525252525252525252525252525252525252525252525252525252525252525252"
+        "5252525252525252525252525252525252525252525252000042700088000000000100883c008988883c0001009a9999"
+        "3e9a99993e000080bf0a000000e8000000000073737300007300000001010080bf000000000000000000000000400001"))
     # 9. CLI: a scene whose rig is a device read until allocation failed.
     write("regression/scene_json", "rig_dev_zero.json", json.dumps({"format": "asterune.scene/1", "rig": "/dev/zero"}))
 

@@ -12,11 +12,14 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <vector>
 
+#include "asterune/clip/binding.hpp"
 #include "asterune/controls/stack.hpp"
 #include "asterune/io/bvh.hpp"
 #include "asterune/io/gltf.hpp"
+#include "asterune/io/keyframe_sequence.hpp"
 #include "asterune/io/pose_file.hpp"
 #include "asterune/io/rig_file.hpp"
 #include "asterune/io/roblox.hpp"
@@ -136,6 +139,35 @@ std::string check_bvh(std::span<const std::uint8_t> data) {
                                 });
 }
 
+// A KeyframeSequence that reads must be a clip the runtime accepts (validate_clip: finite,
+// sorted times, unit rotations, easing only on linear channels) whose side tables agree with it.
+std::string check_keyframe_sequence(std::span<const std::uint8_t> data) {
+  return on_result<io::KeyframeSequenceClip>(
+      io::parse_keyframe_sequence(as_text(data), "fuzz.rbxmx"), "fuzz.rbxmx",
+      [](const io::KeyframeSequenceClip& k) -> std::string {
+        if (std::string p = check_clip(k.clip); !p.empty()) return p;
+        if (const Status valid = validate_clip(k.clip); !valid) return "clip fails validate_clip: " + valid.message();
+        for (const ClipMarker& m : k.clip.markers)
+          if (!(m.time >= 0.0f && m.time <= k.clip.duration)) return "marker '" + m.name + "' outside [0, duration]";
+        if (k.keys.size() != k.clip.tracks.size()) return "keys not parallel to the clip's tracks";
+        for (size_t t = 0; t < k.keys.size(); ++t) {
+          const size_t n = k.clip.tracks[t].rotation_times.size();
+          if (n == 0) return "track '" + k.clip.tracks[t].name + "' has no key";
+          if (k.keys[t].weights.size() != n || k.keys[t].easing.size() != n)
+            return "track '" + k.clip.tracks[t].name + "': weights or easing not one per key";
+          for (float w : k.keys[t].weights)
+            if (!(finite(w) && w > 0.0f)) return "track '" + k.clip.tracks[t].name + "' has a key weight not > 0";
+        }
+        for (size_t i = 0; i < k.poses.size(); ++i) {
+          const io::KeyframeSequencePose& pose = k.poses[i];
+          if (pose.parent < -1 || pose.parent >= static_cast<int>(i)) return "pose " + std::to_string(i) + " has a parent after it";
+          if (pose.track < -1 || pose.track >= static_cast<int>(k.clip.tracks.size()))
+            return "pose " + std::to_string(i) + " names no track";
+        }
+        return "";
+      });
+}
+
 std::filesystem::path& scratch_dir() {
   static std::filesystem::path dir = std::filesystem::temp_directory_path();
   return dir;
@@ -165,8 +197,13 @@ std::string check_gltf(std::span<const std::uint8_t> data) {
 // small number, a large one or one of the edge cases below. Exhausted input reads as zeros.
 class Numbers {
  public:
-  explicit Numbers(std::span<const std::uint8_t> data) : data_(data) {}
-  std::uint8_t byte() { return pos_ < data_.size() ? data_[pos_++] : 0; }
+  /// `from_end`: reads the bytes last to first (the frame target's second stream).
+  explicit Numbers(std::span<const std::uint8_t> data, bool from_end = false) : data_(data), from_end_(from_end) {}
+  std::uint8_t byte() {
+    if (pos_ >= data_.size()) return 0;
+    const size_t i = pos_++;
+    return data_[from_end_ ? data_.size() - 1 - i : i];
+  }
   bool flag() { return (byte() & 1) != 0; }
   float number() {
     static constexpr float kEdges[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f,
@@ -197,6 +234,7 @@ class Numbers {
 
  private:
   std::span<const std::uint8_t> data_;
+  bool from_end_ = false;
   size_t pos_ = 0;
 };
 
@@ -209,12 +247,135 @@ std::string check_pose_spans(std::span<const Transform> local, std::span<const f
   return "";
 }
 
+// The frame target's second stream (read from the input's end, so the first stream's layout
+// and the committed inputs keep their meaning): a right-arm IK with hinge and cone limits (the
+// damped least-squares refinement), feet over a fuzzed ground (plane, box or height field: the
+// ground casts) and a spring with sphere and capsule colliders (the spring substeps). Each is
+// added on its own; a refused one must say why in one line and leaves the others running.
+std::string add_extra_controls(const Rig& rig, Numbers& in, ControlStack& stack, std::optional<Ground>& ground) {
+  static constexpr const char* kParts[] = {"HumanoidRootPart", "LowerTorso", "UpperTorso", "Head",
+                                           "RightUpperArm", "RightLowerArm", "RightHand", "LeftUpperLeg"};
+  auto add = [&](const ControlDesc& desc) -> std::string {
+    const Status added = stack.add(rig, desc);
+    return added ? "" : check_message(added.message(), "");
+  };
+  if (in.flag()) {
+    ControlDesc ik;
+    ik.name = "limited";
+    ik.weight = in.flag() ? in.number() : 1.0f;
+    ik.smooth_time = in.flag() ? in.number() : 0.0f;
+    ik.target = target_at(in.vec3());
+    IkSettings s;
+    s.chain_root = "RightUpperArm";
+    s.end = "RightHand";
+    s.solver = static_cast<IkSolver>(in.byte() % 4);
+    if (in.flag()) s.end_offset = in.vec3();
+    if (in.flag()) s.pole = target_at(in.vec3());
+    if (in.flag()) s.tolerance = in.number();
+    if (in.flag()) s.max_passes = in.byte() % 66;
+    static constexpr const char* kLimited[] = {"RightUpperArm", "RightLowerArm", "RightHand"};
+    const int limits = in.byte() % 4;
+    for (int i = 0; i < limits; ++i) {
+      IkJointLimit l;
+      l.part = kLimited[in.byte() % 3];
+      l.kind = in.flag() ? JointLimitKind::kHinge : JointLimitKind::kBallSocket;
+      l.axis = in.flag() ? in.vec3() : glm::vec3(1.0f, 0.0f, 0.0f);
+      l.min_deg = in.number();
+      l.max_deg = in.number();
+      l.cone_deg = in.number();
+      s.limits.push_back(l);
+    }
+    ik.settings = s;
+    if (std::string p = add(ik); !p.empty()) return p;
+  }
+  if (in.flag()) {
+    GroundDesc g;
+    switch (in.byte() % 3) {
+      case 0: g.planes.push_back(GroundPlane{in.vec3(), in.vec3(), true}); break;
+      case 1: {
+        const glm::vec3 center = in.vec3(), size = in.vec3();
+        const float w = in.number(), x = in.number(), y = in.number(), z = in.number();
+        g.boxes.push_back(GroundBox{center, size, glm::quat(w, x, y, z), true});
+        break;
+      }
+      default: {
+        GroundHeightField f;
+        f.origin = in.vec3();
+        f.cell_size = in.number();
+        f.rows = 2 + in.byte() % 4;
+        f.columns = 2 + in.byte() % 4;
+        for (int i = 0; i < f.rows * f.columns; ++i) f.heights.push_back(in.number());
+        g.heightfields.push_back(std::move(f));
+      }
+    }
+    Result<Ground> built = build_ground(g);
+    if (!built) {
+      if (std::string p = check_message(built.message(), ""); !p.empty()) return p;
+    } else {
+      ground = std::move(built.value());
+    }
+    ControlDesc feet;
+    feet.name = "feet";
+    feet.weight = in.flag() ? in.number() : 1.0f;
+    feet.smooth_time = in.flag() ? in.number() : 0.0f;
+    FeetSettings s;
+    s.legs = {FeetLeg{}, FeetLeg{}};
+    s.legs[0].chain_root = "LeftUpperLeg";
+    s.legs[0].end = "LeftFoot";
+    s.legs[1].chain_root = "RightUpperLeg";
+    s.legs[1].end = "RightFoot";
+    if (in.flag()) s.legs.pop_back();
+    if (in.flag()) s.legs[0].sole_offset = in.vec3();
+    if (in.flag()) s.probe_height = in.number();
+    if (in.flag()) s.max_lift = in.number();
+    s.pelvis = in.flag();
+    s.align_to_normal = in.flag();
+    if (in.flag()) s.max_tilt_deg = in.number();
+    if (in.flag()) s.up = in.vec3();
+    if (in.flag()) s.step_shorten_ratio = in.number();
+    s.lean = in.flag();
+    if (in.flag()) s.max_lean_deg = in.number();
+    feet.settings = s;
+    if (std::string p = add(feet); !p.empty()) return p;
+  }
+  if (in.flag()) {
+    static constexpr const char* kChains[][2] = {
+        {"RightUpperArm", "RightHand"}, {"UpperTorso", "Head"}, {"LeftUpperLeg", "LeftFoot"}};
+    const auto& chain = kChains[in.byte() % 3];
+    ControlDesc spring;
+    spring.name = "spring";
+    spring.weight = in.flag() ? in.number() : 1.0f;
+    SpringSettings s;
+    s.chain_root = chain[0];
+    s.end = chain[1];
+    if (in.flag()) s.end_offset = in.vec3();
+    s.stiffness = in.number();
+    s.damping = in.number();
+    s.gravity = in.vec3();
+    const int colliders = in.byte() % 4;
+    for (int i = 0; i < colliders; ++i) {
+      SpringCollider c;
+      c.shape = in.flag() ? SpringColliderShape::kCapsule : SpringColliderShape::kSphere;
+      c.part = kParts[in.byte() % std::size(kParts)];
+      c.offset = in.vec3();
+      if (c.shape == SpringColliderShape::kCapsule) c.offset_end = in.vec3();
+      c.radius = in.number();
+      s.colliders.push_back(c);
+    }
+    spring.settings = s;
+    if (std::string p = add(spring); !p.empty()) return p;
+  }
+  return "";
+}
+
 // A whole frame on fuzzed numbers: R15 retargeted from itself (scale, units, translation,
 // source rotations and root travel fuzzed), then an IK arm and a look-at head (targets,
-// offsets, pole, solver, weights, smoothing, limits, dt and time fuzzed), for up to 4 frames.
+// offsets, pole, solver, weights, smoothing, limits, dt and time fuzzed), plus the controls of
+// add_extra_controls() read from the input's end, for up to 4 frames.
 std::string check_frame(std::span<const std::uint8_t> data) {
   const Rig& rig = r15();
   Numbers in(data);
+  Numbers extra(data, /*from_end=*/true);
   SourceSkeleton source = source_skeleton_from_rig(rig);
   source.units_to_studs = in.flag() ? in.number() : 1.0f;
   AutoProfileOptions options;
@@ -260,6 +421,8 @@ std::string check_frame(std::span<const std::uint8_t> data) {
   Result<ControlStack> built = ControlStack::build(rig, controls);
   if (!built) return check_message(built.message(), "");
   ControlStack& stack = built.value();
+  std::optional<Ground> ground;
+  if (std::string p = add_extra_controls(rig, extra, stack, ground); !p.empty()) return p;
 
   const size_t ns = source.rest_local.size();
   const size_t nt = static_cast<size_t>(rig.joint_count());
@@ -287,6 +450,7 @@ std::string check_frame(std::span<const std::uint8_t> data) {
     frame.root = Transform::from_position({0.0f, 3.0f, 0.0f});
     frame.dt = in.number();
     frame.time = in.number();
+    if (ground) frame.ground = &*ground;
     stack.update(rig, frame, local, coverage, world);
     if (std::string p = check_pose_spans(local, coverage, "control stack"); !p.empty()) return p;
     for (size_t j = 0; j < nt; ++j)
@@ -302,7 +466,7 @@ std::string check_frame(std::span<const std::uint8_t> data) {
   return "";
 }
 
-constexpr std::array<FuzzTarget, 8> kTargets{{
+constexpr std::array<FuzzTarget, 9> kTargets{{
     {"rig_json", &check_rig_json},
     {"pose_json", &check_pose_json},
     {"scene_json", &check_scene_json},
@@ -310,6 +474,7 @@ constexpr std::array<FuzzTarget, 8> kTargets{{
     {"rbxmx", &check_rbxmx},
     {"joints_json", &check_joints_json},
     {"gltf", &check_gltf},
+    {"keyframe_sequence", &check_keyframe_sequence},
     {"frame", &check_frame},
 }};
 

@@ -1,5 +1,6 @@
 // Fuzz targets: one check per loader (rig JSON, pose, scene, BVH, .rbxmx, .joints.json,
-// glTF/GLB) and one that runs whole frames (retarget sample + control stack) on fuzzed numbers.
+// glTF/GLB, KeyframeSequence .rbxmx) and one that runs whole frames (retarget sample + control
+// stack) on fuzzed numbers.
 // Each check feeds bytes to the code under test and returns "" when the outcome keeps the
 // hostile-input promise (a Result error with a one-line message naming the input, or a value
 // whose numbers are all finite), else a description of the broken promise.
@@ -24,7 +25,8 @@ struct FuzzTarget {
   Check check;
 };
 
-/// Every target: rig_json, pose_json, scene_json, bvh, rbxmx, joints_json, gltf, frame.
+/// Every target: rig_json, pose_json, scene_json, bvh, rbxmx, joints_json, gltf,
+/// keyframe_sequence, frame.
 std::span<const FuzzTarget> fuzz_targets();
 
 /// The target called `name`, or nullptr.
