@@ -15,24 +15,11 @@
 #include "asterune/io/keyframe_sequence.hpp"
 #include "asterune/io/rig_loader.hpp"
 #include "asterune/rig/pose.hpp"
+#include "test_util.hpp"
 
 using namespace asterune;
 
 namespace {
-
-std::string cframe(float x, float y, float z, const char* rotation = "1 0 0 0 1 0 0 0 1") {
-  static const char* keys[9] = {"R00", "R01", "R02", "R10", "R11", "R12", "R20", "R21", "R22"};
-  std::string s = "<CoordinateFrame name=\"CFrame\"><X>" + std::to_string(x) + "</X><Y>" + std::to_string(y) +
-                  "</Y><Z>" + std::to_string(z) + "</Z>";
-  std::string r = rotation;
-  size_t pos = 0;
-  for (const char* k : keys) {
-    const size_t next = r.find(' ', pos);
-    s += std::string("<") + k + ">" + r.substr(pos, next - pos) + "</" + k + ">";
-    pos = next == std::string::npos ? r.size() : next + 1;
-  }
-  return s + "</CoordinateFrame>";
-}
 
 std::string pose(const std::string& name, const std::string& cf, const std::string& weight, int style, int direction,
                  const std::string& children = "") {
@@ -61,7 +48,7 @@ std::string sequence(const std::string& keyframes) {
 // HumanoidRootPart > LowerTorso > UpperTorso (never keyed: Weight 0) > Head, three keyframes
 // listed out of time order, with easing, weights, names and markers.
 std::string studio_like() {
-  const std::string id = cframe(0, 0, 0);
+  const std::string id = test::cframe_xml(0, 0, 0);
   const char* z90 = "0 -1 0 1 0 0 0 0 1";
   auto kf = [&](const std::string& lower_cf, const std::string& lower_w, int lower_style, int lower_dir,
                 const std::string& head_cf, const std::string& head_w, int head_style, int head_dir) {
@@ -69,10 +56,10 @@ std::string studio_like() {
                 pose("LowerTorso", lower_cf, lower_w, lower_style, lower_dir,
                      pose("UpperTorso", id, "0", 0, 0, pose("Head", head_cf, head_w, head_style, head_dir))));
   };
-  return sequence(keyframe("Land", "1", kf(cframe(0, 2, 0), "1", 2, 1, cframe(0, 0, 2, z90), "0.5", 5, 2)) +
+  return sequence(keyframe("Land", "1", kf(test::cframe_xml(0, 2, 0), "1", 2, 1, test::cframe_xml(0, 0, 2, z90), "0.5", 5, 2)) +
                   keyframe("Keyframe", "0",
-                           kf(cframe(0, 1, 0), "1", 4, 0, cframe(0, 0, 1), "1", 3, 1) + marker("Step", "left")) +
-                  keyframe("Keyframe", "0.5", kf(cframe(0, 1.5, 0), "0", 0, 0, cframe(0, 0, 1.5), "0.25", 1, 0) +
+                           kf(test::cframe_xml(0, 1, 0), "1", 4, 0, test::cframe_xml(0, 0, 1), "1", 3, 1) + marker("Step", "left")) +
+                  keyframe("Keyframe", "0.5", kf(test::cframe_xml(0, 1.5, 0), "0", 0, 0, test::cframe_xml(0, 0, 1.5), "0.25", 1, 0) +
                                                   marker("Step", "right") + marker("Sound", "")));
 }
 
@@ -204,7 +191,7 @@ TEST_CASE("KeyframeSequence round trip: read, write, read keeps easing, weights,
 }
 
 TEST_CASE("KeyframeSequence in: unknown easing tokens are refused naming the Pose", "[io][rbxmx][easing]") {
-  const std::string id = cframe(0, 0, 0);
+  const std::string id = test::cframe_xml(0, 0, 0);
   auto r = io::parse_keyframe_sequence(
       sequence(keyframe("Keyframe", "0", pose("HumanoidRootPart", id, "1", 0, 0, pose("Head", id, "1", 6, 0)))),
       "bad.rbxmx");
@@ -260,7 +247,7 @@ TEST_CASE("KeyframeSequence out: frames of the wrong size are refused; root Pose
 TEST_CASE("KeyframeSequence in: Poses 20000 deep and a sequence 20000 Items deep load without recursion",
           "[io][rbxmx][hostile][deep]") {
   constexpr int kDepth = 20000;
-  const std::string id = cframe(0, 0, 0);
+  const std::string id = test::cframe_xml(0, 0, 0);
   auto open_pose = [&](int i) {
     return "<Item class=\"Pose\"><Properties><string name=\"Name\">P" + std::to_string(i) + "</string>" + id +
            "<float name=\"Weight\">1</float></Properties>";

@@ -15,6 +15,7 @@
 #include "asterune/io/keyframe_sequence.hpp"
 #include "asterune/io/rig_loader.hpp"
 #include "asterune/rig/pose.hpp"
+#include "test_util.hpp"
 
 namespace {
 
@@ -69,20 +70,6 @@ std::string pose(const std::string& ref, const std::string& name, const std::str
   return "<Item class=\"Pose\" referent=\"" + ref + "\"><Properties><string name=\"Name\">" + name +
          "</string>" + cframe + "<float name=\"Weight\">" + std::to_string(weight) +
          "</float><token name=\"EasingStyle\">" + std::to_string(easing) + "</token></Properties>" + children + "</Item>";
-}
-
-std::string cframe_xml(float x, float y, float z, const char* rotation = "1 0 0 0 1 0 0 0 1") {
-  static const char* keys[9] = {"R00", "R01", "R02", "R10", "R11", "R12", "R20", "R21", "R22"};
-  std::string s = "<CoordinateFrame name=\"CFrame\"><X>" + std::to_string(x) + "</X><Y>" + std::to_string(y) +
-                  "</Y><Z>" + std::to_string(z) + "</Z>";
-  std::string r = rotation;
-  size_t pos = 0;
-  for (const char* k : keys) {
-    const size_t next = r.find(' ', pos);
-    s += std::string("<") + k + ">" + r.substr(pos, next - pos) + "</" + k + ">";
-    pos = next == std::string::npos ? r.size() : next + 1;
-  }
-  return s + "</CoordinateFrame>";
 }
 
 std::string keyframe(const std::string& ref, const std::string& time, const std::string& poses) {
@@ -180,16 +167,16 @@ TEST_CASE("KeyframeSequence round trip: export, import as a clip, every T within
 }
 
 TEST_CASE("KeyframeSequence in: Weight 0 poses leave their joint alone, Constant easing steps", "[io][rbxmx]") {
-  const std::string id = cframe_xml(0, 0, 0);
+  const std::string id = test::cframe_xml(0, 0, 0);
   const std::string text = sequence(
       keyframe("K1", "0",
                pose("P1", "HumanoidRootPart", id, 1,
-                    pose("P2", "LowerTorso", cframe_xml(0, 1, 0), 1,
-                         pose("P3", "UpperTorso", id, 0) + pose("P4", "Head", cframe_xml(0, 0, 1), 1, "", 1)))) +
+                    pose("P2", "LowerTorso", test::cframe_xml(0, 1, 0), 1,
+                         pose("P3", "UpperTorso", id, 0) + pose("P4", "Head", test::cframe_xml(0, 0, 1), 1, "", 1)))) +
           keyframe("K2", "0.5",
                    pose("P5", "HumanoidRootPart", id, 1,
-                        pose("P6", "LowerTorso", cframe_xml(0, 3, 0), 0,
-                             pose("P7", "UpperTorso", id, 0) + pose("P8", "Head", cframe_xml(0, 0, 2), 1, "", 1)))),
+                        pose("P6", "LowerTorso", test::cframe_xml(0, 3, 0), 0,
+                             pose("P7", "UpperTorso", id, 0) + pose("P8", "Head", test::cframe_xml(0, 0, 2), 1, "", 1)))),
       "<bool name=\"Loop\">true</bool><token name=\"Priority\">1000</token>");
   auto read = io::parse_keyframe_sequence(text, "w.rbxmx");
   REQUIRE(read);
@@ -216,7 +203,7 @@ TEST_CASE("KeyframeSequence in: Weight 0 poses leave their joint alone, Constant
 }
 
 TEST_CASE("KeyframeSequence in: a name under two parents is qualified Parent/Child", "[io][rbxmx]") {
-  const std::string id = cframe_xml(0, 0, 0);
+  const std::string id = test::cframe_xml(0, 0, 0);
   const std::string text = sequence(keyframe(
       "K1", "0",
       pose("P1", "Root", id, 1, pose("P2", "LeftArm", id, 1, pose("P3", "Hand", id, 1)) +
@@ -229,7 +216,7 @@ TEST_CASE("KeyframeSequence in: a name under two parents is qualified Parent/Chi
 }
 
 TEST_CASE("KeyframeSequence in: malformed files fail with one line naming the item", "[io][rbxmx]") {
-  const std::string id = cframe_xml(0, 0, 0);
+  const std::string id = test::cframe_xml(0, 0, 0);
   struct Case {
     std::string text, needle;
   };
@@ -245,7 +232,7 @@ TEST_CASE("KeyframeSequence in: malformed files fail with one line naming the it
                                          "</string></Properties></Item>"))),
        "Pose 'Head' (referent P9): missing property CFrame"},
       {sequence(keyframe("K1", "0", pose("P1", "HumanoidRootPart", id, 1,
-                                         pose("P2", "Head", cframe_xml(0, 0, 0, "2 0 0 0 1 0 0 0 1"), 1)))),
+                                         pose("P2", "Head", test::cframe_xml(0, 0, 0, "2 0 0 0 1 0 0 0 1"), 1)))),
        "Pose 'Head' (referent P2) CFrame: not a valid CFrame"},
       {sequence(keyframe("K1", "0", pose("P1", "HumanoidRootPart", id, 1, pose("P2", "Head", id, -1)))),
        "Pose 'Head' (referent P2) Weight: must be a finite number >= 0"},

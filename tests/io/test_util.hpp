@@ -11,6 +11,22 @@
 
 namespace asterune::test {
 
+/// A Roblox XML CoordinateFrame property named CFrame: position x, y, z and the rotation matrix
+/// rows R00..R22 given as nine space-separated numbers, written as text for the readers under test.
+inline std::string cframe_xml(float x, float y, float z, const char* rotation = "1 0 0 0 1 0 0 0 1") {
+  static const char* keys[9] = {"R00", "R01", "R02", "R10", "R11", "R12", "R20", "R21", "R22"};
+  std::string s = "<CoordinateFrame name=\"CFrame\"><X>" + std::to_string(x) + "</X><Y>" + std::to_string(y) +
+                  "</Y><Z>" + std::to_string(z) + "</Z>";
+  std::string r = rotation;
+  size_t pos = 0;
+  for (const char* k : keys) {
+    const size_t next = r.find(' ', pos);
+    s += std::string("<") + k + ">" + r.substr(pos, next - pos) + "</" + k + ">";
+    pos = next == std::string::npos ? r.size() : next + 1;
+  }
+  return s + "</CoordinateFrame>";
+}
+
 inline std::string data_path(const std::string& rel) { return std::string(ASTERUNE_TEST_DATA_DIR) + "/" + rel; }
 
 inline nlohmann::json load_json(const std::string& path) {
