@@ -77,6 +77,8 @@ Result<SpringControl> build_spring_control(const Rig& rig, const SpringSettings&
 
   c.points.resize(n);
   c.velocities.resize(n);
+  c.clock_targets.resize(n);
+  c.shown.resize(n);
   c.lengths.resize(n);
   c.previous_targets.resize(n);
   c.previous_shapes.resize(c.colliders.size());
@@ -108,6 +110,9 @@ void reset_spring_control(SpringControl& c) {
   c.has_state = false;
   std::fill(c.points.begin(), c.points.end(), glm::vec3(0.0f));
   std::fill(c.velocities.begin(), c.velocities.end(), glm::vec3(0.0f));
+  std::fill(c.clock_targets.begin(), c.clock_targets.end(), glm::vec3(0.0f));
+  c.clock_root = glm::vec3(0.0f);
+  c.lag = 0.0f;
 }
 
 glm::vec3 spring_tip(const SpringControl& c, std::span<const Transform> world) {
@@ -143,11 +148,17 @@ SpringFrameReport solve_spring_control(SpringControl& c, const Rig& rig, const T
       }
     }
   }
+  SpringChainState state;
+  state.points = c.points;
+  state.velocities = c.velocities;
+  state.targets = c.clock_targets;
+  state.root = c.clock_root;
+  state.lag = c.lag;
   if (!c.has_state) {
     // A first frame (or one after a reset) starts on the animated pose at this frame's time,
     // with zero velocity, and does not step: there is no previous frame to move from.
-    std::copy(c.targets.begin(), c.targets.end(), c.points.begin());
-    std::fill(c.velocities.begin(), c.velocities.end(), glm::vec3(0.0f));
+    spring_start(state, root_pivot, c.targets);
+    std::copy(c.targets.begin(), c.targets.end(), c.shown.begin());
     std::copy(c.frame_lengths.begin(), c.frame_lengths.end(), c.lengths.begin());
   } else {
     SpringChainFrame frame;
@@ -158,11 +169,13 @@ SpringFrameReport solve_spring_control(SpringControl& c, const Rig& rig, const T
     frame.lengths = c.lengths;
     frame.shapes_from = c.previous_shapes;
     frame.shapes_to = c.shapes;
-    const SpringStepReport step = step_spring_chain(c.params, frame, spring_substeps(dt), c.points, c.velocities);
+    const SpringStepReport step = step_spring_chain(c.params, frame, dt, state, c.shown);
     if (!step.ok) return report;
     report.substeps = step.substeps;
     report.resets += step.resets;
   }
+  c.clock_root = state.root;
+  c.lag = state.lag;
   c.has_state = true;
   c.previous_root = root_pivot;
   std::copy(c.targets.begin(), c.targets.end(), c.previous_targets.begin());
@@ -174,7 +187,7 @@ SpringFrameReport solve_spring_control(SpringControl& c, const Rig& rig, const T
   c.after[0] = root_pivot;
   for (size_t k = 0; k < n; ++k) {
     c.before[k + 1] = c.targets[k];
-    c.after[k + 1] = c.points[k];
+    c.after[k + 1] = c.shown[k];
   }
   chain_deltas(c.before, c.after, c.turns);
   candidates_from_turns(rig, root, local, world, c.joints, c.turns, candidates);

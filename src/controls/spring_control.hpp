@@ -1,10 +1,11 @@
-// Rig-bound spring control (rules S1-S7, CS7): binds a SpringSettings to a rig at setup (chain,
+// Rig-bound spring control (rules S1-S8, CS7): binds a SpringSettings to a rig at setup (chain,
 // endpoint, colliders, state and scratch sized once), then each frame reads the animated
 // pivots and endpoints from the current world pose, steps the pure spring chain
 // (asterune/solvers/spring.hpp) from the previous frame's animated pose to this one, and turns
 // the simulated endpoints into candidate local transforms (shortest-arc turns about each
 // pivot, so the animation's twist is kept; rule S4). It owns its state: the endpoints and
-// velocities (rule S1) and the previous frame's animated pivot, endpoints and collider shapes.
+// velocities (rule S1) at its own clock's time (rule S8), the animated inputs at that time, and
+// the previous frame's animated pivot, endpoints and collider shapes.
 #pragma once
 
 #include <span>
@@ -40,12 +41,16 @@ struct SpringControl {
   bool has_state = false;
   std::vector<glm::vec3> points;      // simulated endpoints (rule S1)
   std::vector<glm::vec3> velocities;  // their velocities (rule S1)
+  std::vector<glm::vec3> clock_targets;  // animated endpoints at the spring clock's time (rule S8)
+  glm::vec3 clock_root{0.0f};         // animated chain root pivot at the clock's time
+  float lag = 0.0f;                   // seconds the clock is behind the last frame (rule S8)
   std::vector<float> lengths;         // segment lengths the state was built for (rule S5)
   glm::vec3 previous_root{0.0f};      // last frame's animated chain root pivot
   std::vector<glm::vec3> previous_targets;
   std::vector<SpringShape> previous_shapes;
   // scratch (sized at bind)
   std::vector<glm::vec3> targets;     // this frame's animated endpoints
+  std::vector<glm::vec3> shown;       // the simulated endpoints at this frame's time (rule S8)
   std::vector<float> frame_lengths;   // this frame's animated segment lengths
   std::vector<SpringShape> shapes;    // this frame's collider shapes
   std::vector<glm::vec3> before;      // animated chain points: pivot, then the n endpoints
@@ -72,7 +77,7 @@ struct SpringFrameReport {
   int resets = 0;
 };
 
-/// One frame: steps the chain by `dt` (rule S3) and writes one candidate per chain joint into
+/// One frame: advances the chain by `dt` on its own clock (rules S3, S8) and writes one candidate per chain joint into
 /// `candidates` (size joints.size()). A segment whose animated length changed since the state
 /// was built resets the chain (rule S5). Allocation-free, never throws.
 SpringFrameReport solve_spring_control(SpringControl& control, const Rig& rig, const Transform& root,

@@ -9,28 +9,95 @@
 
 namespace asterune {
 
-SpringSubsteps spring_substeps(float dt) {
+SpringSubsteps spring_substeps(float dt, float lag) {
   SpringSubsteps plan;
-  if (!(dt > 0.0f)) return plan;  // zero, negative, NaN: hold still
+  const float kept = std::isfinite(lag) ? std::clamp(lag, 0.0f, kSpringStep) : 0.0f;
+  plan.lag_before = kept;
+  plan.lag_after = kept;
+  if (!(dt > 0.0f)) return plan;  // zero, negative, NaN: the clock does not move
   const float clamped = std::min(dt, kSpringMaxFrameTime);
   // In double with a relative slack of 1e-5, so a float dt such as 1/60 (0.016666668), or a
-  // scene's 0.0166667, is 4 substeps as meant, not 5.
-  const double steps = std::ceil(static_cast<double>(clamped) * kSpringSubstepRate * (1.0 - 1e-5));
-  plan.count = std::clamp(static_cast<int>(steps), 1, kSpringMaxSubsteps);
+  // scene's 0.0166667, is 4 whole steps with nothing (rather than a step less a hair) carried.
+  const double owed = (static_cast<double>(kept) + static_cast<double>(clamped)) * kSpringSubstepRate;
+  const double whole = std::floor(owed * (1.0 + 1e-5));
+  plan.count = std::clamp(static_cast<int>(whole), 0, kSpringMaxSubsteps);
   plan.dt = clamped;
-  plan.h = clamped / static_cast<float>(plan.count);
+  plan.h = kSpringStep;
+  plan.lag_after = static_cast<float>(std::clamp((owed - static_cast<double>(plan.count)) / kSpringSubstepRate, 0.0,
+                                                 static_cast<double>(kSpringStep)));
   return plan;
+}
+
+SpringPropagator spring_propagator(const SpringParams& params, float h) {
+  SpringPropagator p;
+  p.h = h;
+  if (!(h > 0.0f)) return p;  // no time: the identity, no target motion to follow
+  // State (z, v, f, q) with z = x - T0, f(t) = gravity + stiffness dT t / h, q = stiffness dT / h:
+  //   z' = v,  v' = -k z - c v + f,  f' = q,  q' = 0   =>   (z, v, f, q)(h) = exp(M h) (z, v, g, q)(0).
+  // exp by scaling and squaring of a Taylor series, in double: deterministic, any k, c, h.
+  const double k = params.stiffness, c = params.damping, dh = h;
+  double m[4][4] = {{0, dh, 0, 0}, {-k * dh, -c * dh, dh, 0}, {0, 0, 0, dh}, {0, 0, 0, 0}};
+  double norm = 0.0;
+  for (const auto& row : m) norm = std::max(norm, std::fabs(row[0]) + std::fabs(row[1]) + std::fabs(row[2]) + std::fabs(row[3]));
+  int squarings = 0;
+  while (norm > 0.25 && squarings < 40) {
+    norm *= 0.5;
+    ++squarings;
+  }
+  const double scale = std::ldexp(1.0, -squarings);
+  for (auto& row : m)
+    for (double& e : row) e *= scale;
+  double e[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+  double term[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+  double next[4][4];
+  for (int n = 1; n <= 14; ++n) {  // |M h / 2^s| <= 0.25: the 15th term is below 1e-22
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        double sum = 0.0;
+        for (int l = 0; l < 4; ++l) sum += term[i][l] * m[l][j];
+        next[i][j] = sum / n;
+      }
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        term[i][j] = next[i][j];
+        e[i][j] += term[i][j];
+      }
+  }
+  for (int r = 0; r < squarings; ++r) {
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        double sum = 0.0;
+        for (int l = 0; l < 4; ++l) sum += e[i][l] * e[l][j];
+        next[i][j] = sum;
+      }
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) e[i][j] = next[i][j];
+  }
+  // q = stiffness dT / h: fold the 1/h into the coefficient, so dT enters as it is.
+  p.xz = static_cast<float>(e[0][0]);
+  p.xv = static_cast<float>(e[0][1]);
+  p.xg = static_cast<float>(e[0][2]);
+  p.xd = static_cast<float>(e[0][3] / dh);
+  p.vz = static_cast<float>(e[1][0]);
+  p.vv = static_cast<float>(e[1][1]);
+  p.vg = static_cast<float>(e[1][2]);
+  p.vd = static_cast<float>(e[1][3] / dh);
+  return p;
 }
 
 namespace {
 
-// The bodies of spring_integrate and spring_keep_length, inline for the substep loop (which
-// runs them for every point of every substep).
-inline void integrate(glm::vec3& point, glm::vec3& velocity, const glm::vec3& target, const SpringParams& params,
-                      float h) {
-  const glm::vec3 a = params.stiffness * (target - point) - params.damping * velocity + params.gravity;
-  velocity += h * a;
-  point += h * velocity;
+// The bodies of spring_integrate and spring_keep_length, inline for the step loop (which runs
+// them for every point of every step).
+inline void integrate(glm::vec3& point, glm::vec3& velocity, const glm::vec3& target_from, const glm::vec3& target_to,
+                      const SpringParams& params, const SpringPropagator& p) {
+  // Relative to the target at the step's start, so world coordinates far from the origin keep
+  // their precision.
+  const glm::vec3 z = point - target_from;
+  const glm::vec3 d = params.stiffness * (target_to - target_from);
+  const glm::vec3 v = velocity;
+  point = target_from + (p.xz * z + p.xv * v + p.xg * params.gravity + p.xd * d);
+  velocity = p.vz * z + p.vv * v + p.vg * params.gravity + p.vd * d;
 }
 
 inline glm::vec3 keep_length(const glm::vec3& pivot, const glm::vec3& point, float length, const glm::vec3& fallback) {
@@ -43,9 +110,9 @@ inline glm::vec3 keep_length(const glm::vec3& pivot, const glm::vec3& point, flo
 
 }  // namespace
 
-void spring_integrate(glm::vec3& point, glm::vec3& velocity, const glm::vec3& target, const SpringParams& params,
-                      float h) {
-  integrate(point, velocity, target, params, h);
+void spring_integrate(glm::vec3& point, glm::vec3& velocity, const glm::vec3& target_from, const glm::vec3& target_to,
+                      const SpringParams& params, const SpringPropagator& step) {
+  integrate(point, velocity, target_from, target_to, params, step);
 }
 
 glm::vec3 spring_keep_length(const glm::vec3& pivot, const glm::vec3& point, float length, const glm::vec3& fallback) {
@@ -135,11 +202,8 @@ bool needs_reset(const SpringChainFrame& f, std::span<const glm::vec3> points, s
   return false;
 }
 
-void reset_to_targets(const SpringChainFrame& f, std::span<glm::vec3> points, std::span<glm::vec3> velocities) {
-  for (size_t k = 0; k < points.size(); ++k) {
-    points[k] = f.targets_to[k];
-    velocities[k] = glm::vec3(0.0f);
-  }
+void reset_to_targets(const SpringChainFrame& f, SpringChainState& state) {
+  spring_start(state, f.root_to, f.targets_to);
 }
 
 SpringShape lerp_shape(const SpringShape& a, const SpringShape& b, float s) {
@@ -150,60 +214,110 @@ SpringShape lerp_shape(const SpringShape& a, const SpringShape& b, float s) {
   return r;
 }
 
+// One step of the chain from the inputs (root_a, targets_a) to (root_b, targets at `s`): the
+// exact spring step per point, then its length and the colliders at `s`. With `commit` the
+// points and velocities are kept; without, the result only goes to `out` (the shown pose).
+void step_chain(const SpringParams& params, const SpringChainFrame& f, const SpringPropagator& p, float s,
+                const SpringChainState& state, std::span<glm::vec3> out, std::span<glm::vec3> velocities_out) {
+  const size_t n = state.points.size();
+  const size_t shapes = f.shapes_to.size();
+  const float h = p.h;
+  const glm::vec3 root_b = f.root_from + (f.root_to - f.root_from) * s;
+  glm::vec3 pivot = root_b;
+  glm::vec3 pivot_velocity = (root_b - state.root) / h;
+  for (size_t k = 0; k < n; ++k) {
+    const glm::vec3 target = f.targets_from[k] + (f.targets_to[k] - f.targets_from[k]) * s;
+    const float length = f.lengths[k];
+    const glm::vec3 start = state.points[k];
+    glm::vec3 x = start;
+    glm::vec3 v = state.velocities[k];
+    integrate(x, v, state.targets[k], target, params, p);
+    x = keep_length(pivot, x, length, target - pivot);
+    // S7: out of every collider, along the circle of points at this length (so the point is
+    // back at its length as it leaves). Two rounds for overlapping colliders.
+    const glm::vec3 free = x;
+    for (int round = 0; round < (shapes > 1 ? 2 : 1); ++round)
+      for (size_t c = 0; c < shapes; ++c) x = spring_push_out(pivot, length, x, lerp_shape(f.shapes_from[c], f.shapes_to[c], s));
+    if (!velocities_out.empty()) {
+      if (x != free) {
+        v = (x - start) / h;  // a collider moved it: the velocity the contact leaves
+      } else {
+        // The length constraint: no velocity along the segment relative to its pivot.
+        const glm::vec3 axis = (x - pivot) / length;
+        v -= axis * glm::dot(v - pivot_velocity, axis);
+      }
+      velocities_out[k] = v;
+    }
+    out[k] = x;
+    pivot = x;
+    pivot_velocity = v;
+  }
+}
+
 }  // namespace
 
-SpringStepReport step_spring_chain(const SpringParams& params, const SpringChainFrame& frame,
-                                   const SpringSubsteps& substeps, std::span<glm::vec3> points,
-                                   std::span<glm::vec3> velocities) {
+void spring_start(SpringChainState& state, const glm::vec3& root, std::span<const glm::vec3> targets) {
+  for (size_t k = 0; k < state.points.size(); ++k) {
+    state.points[k] = targets[k];
+    state.velocities[k] = glm::vec3(0.0f);
+    state.targets[k] = targets[k];
+  }
+  state.root = root;
+  state.lag = 0.0f;
+}
+
+SpringStepReport step_spring_chain(const SpringParams& params, const SpringChainFrame& frame, float dt,
+                                   SpringChainState& state, std::span<glm::vec3> shown) {
   SpringStepReport report;
-  const size_t n = points.size();
-  if (velocities.size() != n || !usable(frame, n)) return report;
+  const size_t n = state.points.size();
+  if (state.velocities.size() != n || state.targets.size() != n || shown.size() != n || !usable(frame, n))
+    return report;
   report.ok = true;
-  report.substeps = substeps.count;
 
   // S6 before stepping: a teleport (or stale state) snaps the chain onto this frame's targets;
   // the frame ends there (the chain starts again at this frame's time, as on a first frame).
-  if (needs_reset(frame, points, velocities)) {
-    reset_to_targets(frame, points, velocities);
+  if (needs_reset(frame, state.points, state.velocities) || !is_finite(state.root)) {
+    reset_to_targets(frame, state);
+    std::copy(frame.targets_to.begin(), frame.targets_to.end(), shown.begin());
     report.resets = 1;
-    report.substeps = 0;
     return report;
   }
 
-  const size_t shapes = frame.shapes_to.size();
-  const float h = substeps.h;
-  if (substeps.count > 0 && h > 0.0f) {
-    for (int i = 1; i <= substeps.count; ++i) {
-      // Animated inputs move linearly across the frame's substeps (frame-rate independence).
-      const float s = static_cast<float>(i) / static_cast<float>(substeps.count);
-      glm::vec3 pivot = frame.root_from + (frame.root_to - frame.root_from) * s;
-      for (size_t k = 0; k < n; ++k) {
-        const glm::vec3 target = frame.targets_from[k] + (frame.targets_to[k] - frame.targets_from[k]) * s;
-        const float length = frame.lengths[k];
-        const glm::vec3 start = points[k];
-        glm::vec3 x = start;
-        glm::vec3 v = velocities[k];
-        integrate(x, v, target, params, h);
-        x = keep_length(pivot, x, length, target - pivot);
-        // S7: out of every collider, along the circle of points at this length (so the point
-        // is back at its length as it leaves). Two rounds for overlapping colliders.
-        for (int round = 0; round < (shapes > 1 ? 2 : 1); ++round)
-          for (size_t c = 0; c < shapes; ++c)
-            x = spring_push_out(pivot, length, x, lerp_shape(frame.shapes_from[c], frame.shapes_to[c], s));
-        velocities[k] = (x - start) / h;
-        points[k] = x;
-        pivot = x;
-      }
+  // S8: whole steps of the clock; a step ending (m h - lag) into the frame sees the inputs at
+  // s = that / dt of the way from the previous frame's to this one's.
+  const SpringSubsteps plan = spring_substeps(dt, state.lag);
+
+  report.substeps = plan.count;
+  if (plan.count > 0) {
+    const SpringPropagator p = spring_propagator(params, plan.h);
+    for (int m = 1; m <= plan.count; ++m) {
+      const float into = static_cast<float>(m) * plan.h - plan.lag_before;
+      const float s = std::clamp(into / plan.dt, 0.0f, 1.0f);
+      step_chain(params, frame, p, s, state, state.points, state.velocities);
+      state.root = frame.root_from + (frame.root_to - frame.root_from) * s;
+      for (size_t k = 0; k < n; ++k) state.targets[k] = frame.targets_from[k] + (frame.targets_to[k] - frame.targets_from[k]) * s;
     }
   }
+  state.lag = plan.lag_after;
 
   // S6 after stepping: nothing nonfinite is ever retained.
   for (size_t k = 0; k < n; ++k) {
-    if (!is_finite(points[k]) || !is_finite(velocities[k])) {
-      reset_to_targets(frame, points, velocities);
+    if (!is_finite(state.points[k]) || !is_finite(state.velocities[k])) {
+      reset_to_targets(frame, state);
       ++report.resets;
       break;
     }
+  }
+
+  // The pose at the frame's time: the state advanced by the lag that is left (not kept), with
+  // the inputs moving from the clock's time to this frame's.
+  if (state.lag > 0.0f) {
+    const SpringPropagator rest = spring_propagator(params, state.lag);
+    step_chain(params, frame, rest, 1.0f, state, shown, {});
+    for (size_t k = 0; k < n; ++k)
+      if (!is_finite(shown[k])) shown[k] = state.points[k];
+  } else {
+    std::copy(state.points.begin(), state.points.end(), shown.begin());
   }
   return report;
 }

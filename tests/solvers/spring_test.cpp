@@ -1,5 +1,5 @@
-// Pure spring chain pieces (rules S2, S3, S6, S7): the substep plan, the length constraint,
-// the collider push-out, resets, lengths kept over many frames, no allocation.
+// Pure spring chain pieces (rules S2, S3, S6, S7, S8): the clock's steps, the exact step, the
+// length constraint, the collider push-out, resets, lengths kept over many frames, no allocation.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -25,6 +25,11 @@ struct Chain {
   std::array<glm::vec3, 3> targets{glm::vec3(1.0f, 0, 0), glm::vec3(1.8f, 0, 0), glm::vec3(2.4f, 0, 0)};
   std::array<glm::vec3, 3> points = targets;
   std::array<glm::vec3, 3> velocities{};
+  std::array<glm::vec3, 3> clock_targets = targets;
+  std::array<glm::vec3, 3> shown{};
+  SpringChainState state{points, velocities, clock_targets, glm::vec3(0.0f), 0.0f};
+  Chain() = default;
+  Chain(const Chain&) = delete;
   SpringChainFrame frame() const {
     SpringChainFrame f;
     f.targets_from = targets;
@@ -36,20 +41,110 @@ struct Chain {
 
 }  // namespace
 
-TEST_CASE("spring: substeps follow S3 exactly", "[spring]") {
-  // min(8, ceil(dt * 240)) after clamping dt to 0.05 s; dt <= 0 or NaN holds still.
-  struct Case { float dt; int count; float simulated; };
-  const Case cases[] = {{0.0f, 0, 0.0f},           {1.0f / 240.0f, 1, 1.0f / 240.0f}, {1.0f / 60.0f, 4, 1.0f / 60.0f},
-                        {1.0f / 30.0f, 8, 1.0f / 30.0f}, {0.05f, 8, 0.05f},                {0.2f, 8, 0.05f},
-                        {-1.0f, 0, 0.0f},          {kNaN, 0, 0.0f},                   {kInf, 8, 0.05f},
-                        {1.0f / 144.0f, 2, 1.0f / 144.0f}, {0.01f, 3, 0.01f}};
+TEST_CASE("spring: the clock takes whole 1/240 s steps and carries the rest (S3, S8)", "[spring]") {
+  // dt clamped to 0.05 s, added to the lag; floor(total * 240) steps, the rest carried. By hand:
+  // 1/144 s is one step and 1/144 - 1/240 = 1/360 s carried; with that lag the next 1/144 s
+  // makes 1/360 + 1/144 = 7/720 s = 2.33 steps: 2, and 7/720 - 2/240 = 1/720 s carried.
+  struct Case { float dt; float lag; int count; float simulated; float lag_after; };
+  const float h = 1.0f / 240.0f;
+  const Case cases[] = {{0.0f, 0.0f, 0, 0.0f, 0.0f},
+                        {1.0f / 240.0f, 0.0f, 1, 1.0f / 240.0f, 0.0f},
+                        {1.0f / 60.0f, 0.0f, 4, 1.0f / 60.0f, 0.0f},
+                        {0.0166667f, 0.0f, 4, 0.0166667f, 0.0f},
+                        {1.0f / 30.0f, 0.0f, 8, 1.0f / 30.0f, 0.0f},
+                        {0.05f, 0.0f, 12, 0.05f, 0.0f},
+                        {0.2f, 0.0f, 12, 0.05f, 0.0f},
+                        {-1.0f, 0.0f, 0, 0.0f, 0.0f},
+                        {kNaN, 0.0f, 0, 0.0f, 0.0f},
+                        {kInf, 0.0f, 12, 0.05f, 0.0f},
+                        {1.0f / 144.0f, 0.0f, 1, 1.0f / 144.0f, 1.0f / 360.0f},
+                        {1.0f / 144.0f, 1.0f / 360.0f, 2, 1.0f / 144.0f, 1.0f / 720.0f},
+                        {0.01f, 0.0f, 2, 0.01f, 0.01f - 2.0f * h},
+                        {0.0f, 0.002f, 0, 0.0f, 0.002f},
+                        {0.05f, 0.004f, 12, 0.05f, 0.004f}};
   for (const Case& c : cases) {
-    INFO("dt = " << c.dt);
-    const SpringSubsteps plan = spring_substeps(c.dt);
+    INFO("dt = " << c.dt << ", lag = " << c.lag);
+    const SpringSubsteps plan = spring_substeps(c.dt, c.lag);
     CHECK(plan.count == c.count);
     CHECK(plan.dt == Approx(c.simulated).margin(1e-9));
-    if (c.count > 0) CHECK(plan.h == Approx(c.simulated / static_cast<float>(c.count)));
+    CHECK(plan.lag_before == Approx(c.lag).margin(1e-9));
+    CHECK(plan.lag_after == Approx(c.lag_after).margin(1e-7));
+    if (c.count > 0) CHECK(plan.h == h);
   }
+}
+
+TEST_CASE("spring: the exact step matches the damped spring's closed form in every regime (S2)", "[spring]") {
+  // x'' = k (T - x) - c x' + g with a fixed target, one axis, x0 = T + 1, v0 = 0.5. The closed
+  // form about the equilibrium e = T + g / k (y = x - e, y0 = 1 + ... ):
+  //   underdamped (c^2 < 4k):  y = e^(-c t / 2) (y0 cos(w t) + (v0 + c y0 / 2) / w sin(w t)), w = sqrt(k - c^2/4)
+  //   critical (c^2 = 4k):     y = e^(-c t / 2) (y0 + (v0 + c y0 / 2) t)
+  //   overdamped (c^2 > 4k):   y = A e^(r1 t) + B e^(r2 t), r = -c/2 +- sqrt(c^2/4 - k)
+  // and with k = 0 (no spring): v = v0 e^(-c t) + g (1 - e^(-c t)) / c.
+  struct Case { float k, c; };
+  const Case cases[] = {{60.0f, 2.0f}, {60.0f, 6.0f}, {16.0f, 8.0f}, {4.0f, 10.0f}, {0.0f, 3.0f}, {10000.0f, 100.0f}};
+  const double g = -30.0, T = 2.0, x0 = 3.0, v0 = 0.5;
+  for (const Case& c : cases) {
+    for (const float h : {1.0f / 240.0f, 0.05f, 0.3f}) {
+      INFO("k = " << c.k << ", c = " << c.c << ", h = " << h);
+      const double k = c.k, d = c.c, t = h;
+      double x = 0.0, v = 0.0;
+      if (k == 0.0) {
+        const double e = std::exp(-d * t);
+        v = v0 * e + g * (1.0 - e) / d;
+        x = x0 + v0 * (1.0 - e) / d + g * (t / d - (1.0 - e) / (d * d));
+      } else {
+        const double eq = T + g / k, y0 = x0 - eq, disc = d * d / 4.0 - k;
+        if (std::fabs(disc) < 1e-12) {
+          const double b = v0 + d * y0 / 2.0, e = std::exp(-d * t / 2.0);
+          x = eq + e * (y0 + b * t);
+          v = e * (b - d / 2.0 * (y0 + b * t));
+        } else if (disc < 0.0) {
+          const double w = std::sqrt(-disc), b = (v0 + d * y0 / 2.0) / w, e = std::exp(-d * t / 2.0);
+          x = eq + e * (y0 * std::cos(w * t) + b * std::sin(w * t));
+          v = e * (-d / 2.0 * (y0 * std::cos(w * t) + b * std::sin(w * t)) + w * (-y0 * std::sin(w * t) + b * std::cos(w * t)));
+        } else {
+          const double r1 = -d / 2.0 + std::sqrt(disc), r2 = -d / 2.0 - std::sqrt(disc);
+          const double B = (v0 - r1 * y0) / (r2 - r1), A = y0 - B;
+          x = eq + A * std::exp(r1 * t) + B * std::exp(r2 * t);
+          v = A * r1 * std::exp(r1 * t) + B * r2 * std::exp(r2 * t);
+        }
+      }
+      SpringParams params{c.k, c.c, glm::vec3(0.0f, static_cast<float>(g), 0.0f)};
+      const SpringPropagator p = spring_propagator(params, h);
+      glm::vec3 px(0.0f, static_cast<float>(x0), 0.0f), pv(0.0f, static_cast<float>(v0), 0.0f);
+      const glm::vec3 target(0.0f, static_cast<float>(T), 0.0f);
+      spring_integrate(px, pv, target, target, params, p);
+      CHECK(px.y == Approx(x).epsilon(1e-5).margin(1e-5));
+      CHECK(pv.y == Approx(v).epsilon(1e-5).margin(1e-4));
+      CHECK(px.x == 0.0f);
+    }
+  }
+}
+
+TEST_CASE("spring: a target moving linearly is followed exactly, whatever the step (S2)", "[spring]") {
+  // A critically damped spring (k = 100, c = 20) already at rest on a target that moves at a
+  // constant velocity u lags it by c u / k at steady state: x = T - (c / k) u, v = u. Started
+  // there, one step of any size keeps that exactly; one long step equals many short ones.
+  const SpringParams params{100.0f, 20.0f, glm::vec3(0.0f)};
+  const glm::vec3 u(0.0f, 0.0f, 2.0f);
+  for (const float h : {1.0f / 240.0f, 0.05f}) {
+    glm::vec3 x = -0.2f * u, v = u;
+    spring_integrate(x, v, glm::vec3(0.0f), u * h, params, spring_propagator(params, h));
+    CHECK(glm::length(x - (u * h - 0.2f * u)) < 1e-6f);
+    CHECK(glm::length(v - u) < 1e-5f);
+  }
+  // Displaced, 12 steps of 1/240 vs one of 0.05: the same end (the target linear throughout).
+  glm::vec3 a(1.0f, 0.5f, 0.0f), va(0.0f), b = a, vb = va;
+  const glm::vec3 t0(0.0f), t1(0.3f, 0.0f, 0.6f);
+  const SpringPropagator small = spring_propagator(params, 0.05f / 12.0f);
+  for (int i = 0; i < 12; ++i) {
+    const glm::vec3 from = t0 + (t1 - t0) * (static_cast<float>(i) / 12.0f);
+    const glm::vec3 to = t0 + (t1 - t0) * (static_cast<float>(i + 1) / 12.0f);
+    spring_integrate(a, va, from, to, params, small);
+  }
+  spring_integrate(b, vb, t0, t1, params, spring_propagator(params, 0.05f));
+  CHECK(glm::length(a - b) < 1e-5f);
+  CHECK(glm::length(va - vb) < 1e-4f);
 }
 
 TEST_CASE("spring: the length constraint puts the point on the sphere about its pivot", "[spring]") {
@@ -113,7 +208,7 @@ TEST_CASE("spring: a nonfinite or far endpoint resets the chain to its targets (
   SECTION("nonfinite") {
     Chain c;
     c.points[1] = glm::vec3(kNaN);
-    const auto r = step_spring_chain(params, c.frame(), spring_substeps(1.0f / 60.0f), c.points, c.velocities);
+    const auto r = step_spring_chain(params, c.frame(), 1.0f / 60.0f, c.state, c.shown);
     CHECK(r.ok);
     CHECK(r.resets == 1);
     CHECK(r.substeps == 0);
@@ -126,7 +221,7 @@ TEST_CASE("spring: a nonfinite or far endpoint resets the chain to its targets (
     Chain c;
     c.points[2] = c.targets[2] + glm::vec3(0.0f, 0.0f, 8.0f * 0.6f + 0.01f);
     c.velocities[0] = glm::vec3(3.0f);
-    const auto r = step_spring_chain(params, c.frame(), spring_substeps(1.0f / 60.0f), c.points, c.velocities);
+    const auto r = step_spring_chain(params, c.frame(), 1.0f / 60.0f, c.state, c.shown);
     CHECK(r.resets == 1);
     CHECK(c.points[2] == c.targets[2]);
     CHECK(c.velocities[0] == glm::vec3(0.0f));
@@ -134,7 +229,7 @@ TEST_CASE("spring: a nonfinite or far endpoint resets the chain to its targets (
   SECTION("8 lengths away is not yet a reset") {
     Chain c;
     c.points[2] = c.targets[2] + glm::vec3(0.0f, 0.0f, 8.0f * 0.6f - 0.01f);
-    const auto r = step_spring_chain(params, c.frame(), spring_substeps(1.0f / 60.0f), c.points, c.velocities);
+    const auto r = step_spring_chain(params, c.frame(), 1.0f / 60.0f, c.state, c.shown);
     CHECK(r.resets == 0);
     CHECK(r.substeps == 4);
   }
@@ -148,13 +243,13 @@ TEST_CASE("spring: bad input writes nothing", "[spring]") {
   std::array<float, 3> zero{1.0f, 0.0f, 0.6f};
   SpringChainFrame f = c.frame();
   f.lengths = zero;
-  CHECK_FALSE(step_spring_chain(params, f, spring_substeps(0.02f), c.points, c.velocities).ok);
+  CHECK_FALSE(step_spring_chain(params, f, 0.02f, c.state, c.shown).ok);
   f = c.frame();
   f.root_to = glm::vec3(kNaN);
-  CHECK_FALSE(step_spring_chain(params, f, spring_substeps(0.02f), c.points, c.velocities).ok);
+  CHECK_FALSE(step_spring_chain(params, f, 0.02f, c.state, c.shown).ok);
   f = c.frame();
   f.targets_to = std::span<const glm::vec3>(c.targets).first(2);
-  CHECK_FALSE(step_spring_chain(params, f, spring_substeps(0.02f), c.points, c.velocities).ok);
+  CHECK_FALSE(step_spring_chain(params, f, 0.02f, c.state, c.shown).ok);
   CHECK(c.points == before);
 }
 
@@ -187,13 +282,17 @@ TEST_CASE("spring: segment lengths stay within 1e-5 while the pivot and targets 
     frame.lengths = c.lengths;
     frame.shapes_from = shapes;
     frame.shapes_to = shapes;
-    const auto r = step_spring_chain(params, frame, spring_substeps(1.0f / 60.0f), c.points, c.velocities);
+    const auto r = step_spring_chain(params, frame, 1.0f / 60.0f, c.state, c.shown);
     REQUIRE(r.ok);
     glm::vec3 pivot = root;
+    glm::vec3 shown_pivot = root;
     for (size_t k = 0; k < 3; ++k) {
       worst = std::max(worst, std::fabs(glm::length(c.points[k] - pivot) - c.lengths[k]));
+      worst = std::max(worst, std::fabs(glm::length(c.shown[k] - shown_pivot) - c.lengths[k]));
       CHECK(spring_shape_distance(c.points[k], ball) >= -1e-5f);
+      CHECK(spring_shape_distance(c.shown[k], ball) >= -1e-5f);
       pivot = c.points[k];
+      shown_pivot = c.shown[k];
     }
     from = to;
     root_from = root;

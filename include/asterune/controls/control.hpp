@@ -128,7 +128,7 @@ struct SpringCollider {
   float radius = 0.5f;            // studs, > 0
 };
 
-/// A spring chain (rule S1-S7, docs/springs.md): the joints from the one placing `chain_root`
+/// A spring chain (rules S1-S8, docs/springs.md): the joints from the one placing `chain_root`
 /// down to the one placing `end` swing after their animated pose. Each joint carries one
 /// segment, from its pivot to the next joint's pivot; the last segment ends at `end_offset` in
 /// the end part's frame, by default the point opposite the end joint's pivot through the end
@@ -248,7 +248,7 @@ struct ControlReport {
   bool endpoint_snapped = false;
   bool has_pole = false;       // IK: a finite pole was used this frame (drawings show it)
   glm::vec3 pole{0.0f};        // IK: that world pole point
-  int substeps = 0;            // spring: substeps run this frame (rule S3)
+  int substeps = 0;            // spring: clock steps taken this frame (rules S3, S8)
   int resets = 0;              // spring: resets fired this frame (rules S5, S6)
   // A spring has no target: its distance is the studs from the chain's tip to the animated
   // tip (how far it swings), `reached` when that is <= 0.001.

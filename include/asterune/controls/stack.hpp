@@ -33,8 +33,8 @@ class Rig;
 struct StackFrame {
   Transform root;       // world placement of the rig's root part (read, never written)
   float dt = 0.0f;      // seconds since the previous update; <= 0 or NaN: smoothing holds still;
-                        // huge or +inf: the smoothed target jumps to the target. Springs step
-                        // min(dt, 0.05) in min(8, ceil(dt * 240)) substeps (rule S3), none for <= 0 or NaN
+                        // huge or +inf: the smoothed target jumps to the target. Springs add
+                        // min(dt, 0.05) to their own clock of 1/240 s steps (rules S3, S8), none for <= 0 or NaN
   float time = 0.0f;    // scene time in seconds, for path targets
   /// Ground for feet controls (rule G1); nullptr = no ground: every foot ray misses. Read
   /// during update() only, never kept.

@@ -8,15 +8,19 @@
 // of segment 0 is the chain root's joint pivot (animated, moves with the character); the pivot
 // of segment k > 0 is the already-solved endpoint of segment k - 1 (rule S2).
 //
-// One frame, with dt clamped to 0.05 s and split into n = min(8, ceil(dt * 240)) substeps of
-// h = dt / n (rule S3), and for every substep i = 1..n at s = i / n:
-//     root pivot, animated endpoints, collider shapes = lerp(previous frame's, this frame's, s)
-//     per segment, root first:
-//         a  = stiffness * (target - x) - damping * v + gravity     (rule S2)
-//         v' = v + h a;   x' = x + h v'                             (semi-implicit Euler)
-//         x' back at the segment's length from its pivot            (rule S2)
-//         x' pushed out of every collider, then back at its length   (rule S7)
-//         v  = (x' - x) / h                                          (the velocity the constraints leave)
+// One frame (rules S2, S3, S8): the chain runs on a clock of its own in fixed steps of
+// h = 1/240 s. The frame's dt (clamped to 0.05 s) is added to the time the clock lags behind
+// the frame; every whole step is taken, and the remainder carried to the next frame. A step
+// ending at `s` of the way through the frame sees the root pivot, the animated endpoints and
+// the colliders at lerp(previous frame's, this frame's, s); over the step the target moves
+// linearly between its values at the step's two ends, and per segment, root first:
+//     x, v = exact solution over h of x'' = stiffness (T(t) - x) - damping x' + gravity
+//     x' back at the segment's length from its pivot                       (rule S2)
+//     x' pushed out of every collider, then back at its length              (rule S7)
+//     v' = v less its part along the segment relative to the pivot's velocity (the constraint);
+//          (x' - x) / h when a collider moved the point
+// The pose shown at the frame time is the retained state advanced (not kept) by the remaining
+// lag, with the same exact step: every frame rate sees the same steps at the same times.
 #pragma once
 
 #include <span>
@@ -27,8 +31,8 @@ namespace asterune {
 
 /// Spring parameters. Units: stiffness 1/s^2 (acceleration per stud of offset), damping 1/s,
 /// gravity studs/s^2 (world). build-time checks keep stiffness in [0, kSpringMaxStiffness] and
-/// damping in [0, kSpringMaxDamping], where the integrator is stable at every substep size S3
-/// allows (h <= 1/160 s).
+/// damping in [0, kSpringMaxDamping] (the exact step is stable for any; the bounds keep the
+/// motion within what a 1/240 s clock can show).
 struct SpringParams {
   float stiffness = 60.0f;
   float damping = 6.0f;
@@ -37,25 +41,42 @@ struct SpringParams {
 
 inline constexpr float kSpringMaxStiffness = 10000.0f;
 inline constexpr float kSpringMaxDamping = 100.0f;
-/// Rule S3: frame time clamp (seconds), substeps per second and the substep cap.
+/// Rules S3, S8: frame time clamp (seconds), the clock's rate and step, and the most steps one
+/// frame can take (0.05 s of them, plus the one a carried lag completes).
 inline constexpr float kSpringMaxFrameTime = 0.05f;
 inline constexpr float kSpringSubstepRate = 240.0f;
-inline constexpr int kSpringMaxSubsteps = 8;
+inline constexpr float kSpringStep = 1.0f / kSpringSubstepRate;
+inline constexpr int kSpringMaxSubsteps = 13;
 /// Rule S6: a retained endpoint farther than this many segment lengths from its target resets.
 inline constexpr float kSpringResetLengths = 8.0f;
 
-/// How one frame is divided (rule S3).
+/// How one frame advances the spring's clock (rules S3, S8).
 struct SpringSubsteps {
-  float dt = 0.0f;  ///< the clamped frame time actually simulated (0 when nothing is stepped)
-  int count = 0;    ///< substeps
-  float h = 0.0f;   ///< seconds per substep (dt / count; 0 when count is 0)
+  float dt = 0.0f;         ///< the clamped frame time (0 when the frame does not advance)
+  int count = 0;           ///< whole steps of h taken this frame
+  float h = 0.0f;          ///< the fixed step, kSpringStep (0 when dt is 0)
+  float lag_before = 0.0f; ///< seconds the clock was behind the previous frame, in [0, h)
+  float lag_after = 0.0f;  ///< seconds it is behind this frame after the steps, in [0, h)
 };
 
-/// Rule S3: dt clamped to [0, 0.05] and split into min(8, ceil(dt * 240)) substeps. dt <= 0,
-/// NaN: no substep (the chain holds still). +infinity counts as 0.05. A float dt within 1e-5
-/// (relative) above a whole number of 1/240 s steps does not gain a substep from rounding
-/// (1/60 s in float, or 0.0166667, is 4 substeps, not 5).
-SpringSubsteps spring_substeps(float dt);
+/// Rules S3, S8: dt clamped to [0, 0.05] is added to `lag` (seconds the clock is behind the
+/// previous frame); the whole steps of 1/240 s in it are taken and the rest carried. dt <= 0,
+/// NaN: no step, the lag stays. +infinity counts as 0.05. A total within 1e-5 (relative) below
+/// a whole number of steps counts as that number (1/60 s in float, or 0.0166667, is 4 steps
+/// with nothing carried).
+SpringSubsteps spring_substeps(float dt, float lag = 0.0f);
+
+/// The exact step of rule S2 over `h` for given parameters: with z = x - T0 (the offset from
+/// the target at the step's start), dT = T1 - T0 (the target's move over the step),
+///     z(h) = xz z + xv v + xg gravity + xd stiffness dT,  v(h) = vz z + vv v + vg gravity + vd stiffness dT,
+/// the coefficients being entries of exp(M h), M the 4x4 matrix of docs/springs.md (same for
+/// every axis; computed in double, no regime cases).
+struct SpringPropagator {
+  float h = 0.0f;
+  float xz = 1.0f, xv = 0.0f, xg = 0.0f, xd = 0.0f;
+  float vz = 0.0f, vv = 1.0f, vg = 0.0f, vd = 0.0f;
+};
+SpringPropagator spring_propagator(const SpringParams& params, float h);
 
 /// A collider shape in world space (rule S7). A sphere uses `a`; a capsule is every point
 /// within `radius` of the segment a-b.
@@ -66,10 +87,10 @@ struct SpringShape {
   bool capsule = false;
 };
 
-/// One step of the spring ODE x'' = stiffness (target - x) - damping v + gravity by
-/// semi-implicit Euler (velocity first, then position with the new velocity). No constraint.
-void spring_integrate(glm::vec3& point, glm::vec3& velocity, const glm::vec3& target, const SpringParams& params,
-                      float h);
+/// One exact step of x'' = stiffness (T(t) - x) - damping v + gravity, the target moving
+/// linearly from `target_from` to `target_to` over the propagator's h (rule S2). No constraint.
+void spring_integrate(glm::vec3& point, glm::vec3& velocity, const glm::vec3& target_from, const glm::vec3& target_to,
+                      const SpringParams& params, const SpringPropagator& step);
 
 /// `point` moved along the line from `pivot` to lie exactly `length` from it. A point on the
 /// pivot (no direction) goes along `fallback` (unit), else along +Y.
@@ -95,21 +116,32 @@ struct SpringChainFrame {
   std::span<const SpringShape> shapes_to;      ///< the same colliders now (same size)
 };
 
+/// The retained state of a chain (rule S1), at the clock's time: n endpoints and velocities,
+/// and the animated inputs at that time (root pivot, n endpoints) the next step starts from.
+struct SpringChainState {
+  std::span<glm::vec3> points;
+  std::span<glm::vec3> velocities;
+  std::span<glm::vec3> targets;
+  glm::vec3 root{0.0f};
+  float lag = 0.0f;  ///< seconds from the clock's time to the last frame's time, in [0, kSpringStep)
+};
+
+/// Puts the state on the animated pose at a frame's time, zero velocity, nothing lagging.
+void spring_start(SpringChainState& state, const glm::vec3& root, std::span<const glm::vec3> targets);
+
 struct SpringStepReport {
   bool ok = false;  ///< false: bad sizes or nonfinite inputs; nothing was written
   int substeps = 0; ///< rule S3
   int resets = 0;   ///< rule S6 resets (chain put on its targets with zero velocity)
 };
 
-/// Steps `points`/`velocities` (n each, the retained state of rule S1) through one frame.
-/// Rule S6 is checked before the substeps (a retained endpoint that is nonfinite or more than
-/// 8 segment lengths from its target now: the whole chain goes onto targets_to with zero
-/// velocity and the frame ends there, substeps = 0, so a teleport snaps instead of flinging)
-/// and after them (a nonfinite result is reset the same way). With `substeps.count`
-/// 0 nothing moves except by those resets. Unusable input (span sizes, nonfinite pivots,
+/// Advances `state` through one frame of `dt` (rules S3, S8) and writes the chain at the
+/// frame's time to `shown` (n). Rule S6 is checked before the steps (a retained endpoint that
+/// is nonfinite or more than 8 segment lengths from its target now: the chain starts again on
+/// targets_to, substeps = 0, so a teleport snaps instead of flinging) and after them (a
+/// nonfinite result is reset the same way). Unusable input (span sizes, nonfinite pivots,
 /// targets or shapes, a length <= 0): nothing written, ok = false. No allocation.
-SpringStepReport step_spring_chain(const SpringParams& params, const SpringChainFrame& frame,
-                                   const SpringSubsteps& substeps, std::span<glm::vec3> points,
-                                   std::span<glm::vec3> velocities);
+SpringStepReport step_spring_chain(const SpringParams& params, const SpringChainFrame& frame, float dt,
+                                   SpringChainState& state, std::span<glm::vec3> shown);
 
 }  // namespace asterune
