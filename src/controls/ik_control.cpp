@@ -28,7 +28,8 @@ std::optional<glm::vec3> unit(const glm::vec3& v) {
   return v / len;
 }
 
-Status bind_settings(const Rig& rig, const IkSettings& s, const std::string& what, IkControl& c) {
+// The numeric settings: reach softening, stretch, tolerance, passes, pole turn rate.
+Status bind_numbers(const IkSettings& s, const std::string& what, IkControl& c) {
   if (!std::isfinite(s.soft_reach) || s.soft_reach < 0.0f || s.soft_reach >= 1.0f)
     return make_error(what + ": soft_reach must be in [0, 1) (0 = off)");
   if (!std::isfinite(s.stretch) || s.stretch < 1.0f) return make_error(what + ": stretch must be a factor >= 1 (1 = off)");
@@ -46,7 +47,11 @@ Status bind_settings(const Rig& rig, const IkSettings& s, const std::string& wha
   c.two_bone.max_extension = s.max_extension;
   c.chain.tolerance = s.tolerance;
   c.chain.max_passes = s.max_passes;
+  return Success{};
+}
 
+// Joint limits (FABRIK / CCD): each names a part placed by a joint of the positional chain.
+Status bind_limits(const Rig& rig, const IkSettings& s, const std::string& what, IkControl& c) {
   const size_t m = static_cast<size_t>(c.segments);
   if (!s.limits.empty()) {
     c.has_limits = true;
@@ -81,7 +86,12 @@ Status bind_settings(const Rig& rig, const IkSettings& s, const std::string& wha
       }
     }
   }
+  return Success{};
+}
 
+// Stretch: only the two-bone solver with soft reach, on a chain ending at the joint after the
+// lower segment.
+Status bind_stretch(const IkSettings& s, const std::string& what, IkControl& c) {
   if (s.stretch > 1.0f) {
     if (c.solver != BoundIkSolver::kTwoBone) return make_error(what + ": stretch needs the two-bone solver (a 2-segment chain without limits)");
     if (!(s.soft_reach > 0.0f)) return make_error(what + ": stretch needs soft_reach (it acts across the softening band)");
@@ -90,7 +100,11 @@ Status bind_settings(const Rig& rig, const IkSettings& s, const std::string& wha
                                "end_offset = its pivot), so that both segments can grow");
     c.stretch_moves_end_joint = true;
   }
+  return Success{};
+}
 
+// The reach window (seed 003 L11), in the root part's frame.
+Status bind_reach_window(const Rig& rig, const IkSettings& s, const std::string& what, IkControl& c) {
   if (s.reach_window) {
     const ReachWindow& w = *s.reach_window;
     const auto fwd = unit(w.forward);
@@ -117,7 +131,11 @@ Status bind_settings(const Rig& rig, const IkSettings& s, const std::string& wha
     c.window.behind_limit = w.behind_limit_deg * kDegToRad;
     c.window.falloff = w.falloff_deg * kDegToRad;
   }
+  return Success{};
+}
 
+// A pole fixed in the character's frame.
+Status bind_character_pole(const IkSettings& s, const std::string& what, IkControl& c) {
   if (s.character_pole) {
     if (s.pole) return make_error(what + ": give either a pole or a character_pole, not both");
     const CharacterPole& p = *s.character_pole;
@@ -137,6 +155,14 @@ Status bind_settings(const Rig& rig, const IkSettings& s, const std::string& wha
     c.character_pole.slide_sine = std::sin(p.slide_deg * kDegToRad);
   }
   return Success{};
+}
+
+Status bind_settings(const Rig& rig, const IkSettings& s, const std::string& what, IkControl& c) {
+  if (auto st = bind_numbers(s, what, c); !st) return st;
+  if (auto st = bind_limits(rig, s, what, c); !st) return st;
+  if (auto st = bind_stretch(s, what, c); !st) return st;
+  if (auto st = bind_reach_window(rig, s, what, c); !st) return st;
+  return bind_character_pole(s, what, c);
 }
 
 // Seed 003 ResolveAzimuthExcess: how far (radians) azimuth `az` lies outside [-across, behind],
@@ -251,6 +277,155 @@ glm::vec3 ik_endpoint(const IkControl& control, std::span<const Transform> world
   return transform_point(world[static_cast<size_t>(control.joints.back())], control.end_offset);
 }
 
+namespace {
+
+// The aim solver (one segment): the shortest arc from the segment to the target.
+SolveReport solve_aim(IkControl& c, const glm::vec3& target) {
+  const glm::quat identity(1.0f, 0.0f, 0.0f, 0.0f);
+  SolveReport report;
+  const glm::vec3 from = c.points[1] - c.points[0];
+  const glm::vec3 to = target - c.points[0];
+  const float lf = glm::length(from);
+  const float lt = glm::length(to);
+  if (lf > 1e-6f && lt > 1e-6f && std::isfinite(lt)) c.deltas[0] = rotation_between(from / lf, to / lt);
+  else c.deltas[0] = identity;
+  const glm::vec3 end = c.points[0] + c.deltas[0] * from;
+  report.residual = distance_between(end, target);
+  report.reached = report.residual <= c.chain.tolerance;
+  report.clamped = std::fabs(lt - lf) > c.chain.tolerance;
+  report.passes = 1;
+  return report;
+}
+
+// The two-bone solver, with last frame's bend carried onto this frame's axis and the pole's
+// turn limited per second (rule IK8).
+SolveReport solve_two_bone_step(IkControl& c, const glm::vec3& target, bool has_pole, const glm::vec3& pole, float dt) {
+  SolveReport report;
+  TwoBoneInput in;
+  in.root = c.points[0];
+  in.mid = c.points[1];
+  in.end = c.points[2];
+  in.target = target;
+  in.has_pole = has_pole;
+  if (has_pole) in.pole = pole;
+  in.previous_bend = c.previous_bend;
+  // The solver carries previous_bend from the CURRENT pose's root->end axis onto the new
+  // root->target axis (two_bone.hpp). That is right when the pose persists between
+  // frames, but the stack usually runs on a freshly composed pose, and when the target
+  // axis is nearly opposite the animated one that carry is ill-conditioned. Last frame's
+  // bend belongs to last frame's axis: project it off the new axis (well conditioned for
+  // frame-to-frame motion) and pre-rotate it by the inverse carry, so that the solver's
+  // carry lands exactly on the projection.
+  const glm::vec3 to_target = target - in.root;
+  const glm::vec3 to_end = in.end - in.root;
+  const float lt = glm::length(to_target);
+  const float le = glm::length(to_end);
+  if (glm::length(c.previous_bend) > 0.5f && lt > 1e-6f && le > 1e-6f && std::isfinite(lt)) {
+    const glm::vec3 axis_new = to_target / lt;
+    const glm::vec3 perp = c.previous_bend - axis_new * glm::dot(c.previous_bend, axis_new);
+    const float perp_len = glm::length(perp);
+    if (perp_len > 1e-3f) in.previous_bend = rotation_between(axis_new, to_end / le) * (perp / perp_len);
+  }
+  // Pole continuity per second (rule IK8): the solver's per-solve turn is rate * dt.
+  // dt <= 0 or NaN holds the bend (a tiny positive turn; 0 would mean unlimited).
+  TwoBoneSettings settings = c.two_bone;
+  if (!(c.pole_turn_rate > 0.0f)) settings.max_bend_turn = 0.0f;  // unlimited
+  else settings.max_bend_turn = dt > 0.0f ? c.pole_turn_rate * dt : 1e-9f;
+  const TwoBoneResult r = solve_two_bone(in, settings);
+  report = r.report;
+  c.deltas[0] = r.delta_upper;
+  c.deltas[1] = r.delta_lower;
+  if (report.residual >= 0.0f && is_finite(r.bend_direction)) c.previous_bend = r.bend_direction;
+  if (report.residual >= 0.0f && std::isfinite(r.stretch)) c.stretch_used = r.stretch;
+  return report;
+}
+
+// FABRIK or CCD, with the joint limits read from the current pose.
+SolveReport solve_point_chain(IkControl& c, const Rig& rig, const Transform& root, std::span<const Transform> world,
+                              const glm::vec3& target, bool has_pole, const glm::vec3& pole) {
+  const size_t m = static_cast<size_t>(c.segments);
+  SolveReport report;
+  ChainGoal goal;
+  goal.target = target;
+  goal.has_pole = has_pole;
+  if (has_pole) goal.pole = pole;
+  ChainLimits limits;
+  if (c.has_limits) {
+    for (size_t k = 0; k < m; ++k) c.orientations[k] = world[static_cast<size_t>(c.joints[k])].rotation;
+    limits.orientations = c.orientations;
+    limits.rest_local = c.rest_local;
+    limits.root_parent = parent_placement(rig, root, world, c.joints[0]).rotation;
+    limits.limits = c.limits;
+  }
+  const ChainLimits* lp = c.has_limits ? &limits : nullptr;
+  report = c.solver == BoundIkSolver::kFabrik ? solve_fabrik(c.points, goal, c.solved, c.deltas, c.chain, lp)
+                                              : solve_ccd(c.points, goal, c.solved, c.deltas, c.chain, lp);
+  return report;
+}
+
+// Chains (FABRIK, CCD, aim) take soft reach and max_extension as a target-distance map about
+// the chain root; the two-bone solver applies them itself (and stretch on top). Returns
+// whether the target was pulled in.
+bool soften_target(const IkControl& c, glm::vec3& target) {
+  if (c.solver == BoundIkSolver::kTwoBone || !(c.soft_reach > 0.0f || c.max_extension > 0.0f)) return false;
+  const glm::vec3 origin = c.points[0];
+  const float length = chain_length(c.points);
+  const glm::vec3 to = target - origin;
+  const float d = glm::length(to);
+  if (d > 1e-6f && std::isfinite(d) && length > 0.0f) {
+    const float usable = c.max_extension > 0.0f ? c.max_extension * length : length;
+    const float d2 = std::min(soft_reach_distance(d, usable, c.soft_reach), usable);
+    if (d2 < d) {
+      target = origin + to * (d2 / d);
+      return true;
+    }
+  }
+  return false;
+}
+
+// The end part's orientation goal (rule IK7), on top of the positional turns.
+void add_orientation_goal(IkControl& c, std::span<const Transform> world, SolveReport& report) {
+  const glm::quat identity(1.0f, 0.0f, 0.0f, 0.0f);
+  const size_t n = c.joints.size();
+  // End part orientation after the positional turns (each carries the ones below it).
+  glm::quat carried = identity;
+  for (size_t k = 0; k < n; ++k) carried = c.turns[k] * carried;
+  const glm::quat end_now = glm::normalize(carried * world[static_cast<size_t>(c.joints.back())].rotation);
+  const glm::quat d = end_orientation_delta(end_now, c.orientation_goal, 1.0f);
+  c.turns[n - 1] = glm::normalize(d * c.turns[n - 1]);
+  if (!c.position_goal) {
+    report.residual = 0.0f;
+    report.reached = true;
+    report.passes = 1;
+  }
+}
+
+// Stretch on a Motor6D rig (seed 003 ResolveStretchedJointPositions): the chain is scaled
+// about its root, so the elbow pivot moves (k-1)*a along the solved upper bone and the wrist
+// pivot a further (k-1)*b along the solved lower bone. A pivot is origin(P * C0 * T), so
+// each move shows as a T translation of that joint in its C0 frame:
+//   T.position += inverse(rotation(P' * C0)) * (k - 1) * solved segment
+void apply_stretch(const IkControl& c, const Rig& rig, const Transform& root, std::span<const Transform> world,
+                   std::span<Transform> candidates) {
+  if (c.stretch_used == 1.0f || !c.stretch_moves_end_joint) return;
+  const size_t n = c.joints.size();
+  const auto c0 = rig.c0();
+  const auto c1 = rig.c1();
+  const float extra = c.stretch_used - 1.0f;
+  const glm::quat a0 = c.turns[0];
+  const glm::quat a1 = glm::normalize(c.turns[1] * a0);
+  const glm::vec3 seg[2] = {a0 * (c.points[1] - c.points[0]), a1 * (c.points[2] - c.points[1])};
+  Transform parent = parent_placement(rig, root, world, c.joints[0]);
+  for (size_t k = 0; k < n; ++k) {
+    const size_t u = static_cast<size_t>(c.joints[k]);
+    const Transform attach = parent * c0[u];
+    if (k == 1 || k == 2) candidates[k].position += glm::conjugate(attach.rotation) * (extra * seg[k - 1]);
+    parent = attach * candidates[k] * inverse(c1[u]);
+  }
+}
+
+}  // namespace
+
 SolveReport solve_ik_control(IkControl& c, const Rig& rig, const Transform& root, std::span<const Transform> local,
                              std::span<const Transform> world, const glm::vec3& target_in, const glm::vec3* pole_in,
                              float dt, std::span<Transform> candidates) {
@@ -270,7 +445,6 @@ SolveReport solve_ik_control(IkControl& c, const Rig& rig, const Transform& root
   glm::vec3 pole(0.0f);
   bool has_pole = pole_in != nullptr && is_finite(*pole_in);
   if (has_pole) pole = *pole_in;
-  bool pre_clamped = false;
 
   if (c.position_goal) {
     for (size_t k = 0; k < m; ++k) c.points[k] = joint_pivot(rig, world, c.joints[k]);
@@ -283,94 +457,12 @@ SolveReport solve_ik_control(IkControl& c, const Rig& rig, const Transform& root
       has_pole = true;
       pole = origin + root.rotation * character_pole_direction(c.character_pole, reach_dir) * chain_length(c.points);
     }
-    // Chains (FABRIK, CCD, aim) take soft reach and max_extension as a target-distance map
-    // about the chain root; the two-bone solver applies them itself (and stretch on top).
-    if (c.solver != BoundIkSolver::kTwoBone && (c.soft_reach > 0.0f || c.max_extension > 0.0f)) {
-      const float length = chain_length(c.points);
-      const glm::vec3 to = target - origin;
-      const float d = glm::length(to);
-      if (d > 1e-6f && std::isfinite(d) && length > 0.0f) {
-        const float usable = c.max_extension > 0.0f ? c.max_extension * length : length;
-        const float d2 = std::min(soft_reach_distance(d, usable, c.soft_reach), usable);
-        if (d2 < d) {
-          target = origin + to * (d2 / d);
-          pre_clamped = true;
-        }
-      }
-    }
+    const bool pre_clamped = soften_target(c, target);
     switch (c.solver) {
-      case BoundIkSolver::kAim: {
-        const glm::vec3 from = c.points[1] - c.points[0];
-        const glm::vec3 to = target - c.points[0];
-        const float lf = glm::length(from);
-        const float lt = glm::length(to);
-        if (lf > 1e-6f && lt > 1e-6f && std::isfinite(lt)) c.deltas[0] = rotation_between(from / lf, to / lt);
-        else c.deltas[0] = identity;
-        const glm::vec3 end = c.points[0] + c.deltas[0] * from;
-        report.residual = distance_between(end, target);
-        report.reached = report.residual <= c.chain.tolerance;
-        report.clamped = std::fabs(lt - lf) > c.chain.tolerance;
-        report.passes = 1;
-        break;
-      }
-      case BoundIkSolver::kTwoBone: {
-        TwoBoneInput in;
-        in.root = c.points[0];
-        in.mid = c.points[1];
-        in.end = c.points[2];
-        in.target = target;
-        in.has_pole = has_pole;
-        if (has_pole) in.pole = pole;
-        in.previous_bend = c.previous_bend;
-        // The solver carries previous_bend from the CURRENT pose's root->end axis onto the new
-        // root->target axis (two_bone.hpp). That is right when the pose persists between
-        // frames, but the stack usually runs on a freshly composed pose, and when the target
-        // axis is nearly opposite the animated one that carry is ill-conditioned. Last frame's
-        // bend belongs to last frame's axis: project it off the new axis (well conditioned for
-        // frame-to-frame motion) and pre-rotate it by the inverse carry, so that the solver's
-        // carry lands exactly on the projection.
-        const glm::vec3 to_target = target - in.root;
-        const glm::vec3 to_end = in.end - in.root;
-        const float lt = glm::length(to_target);
-        const float le = glm::length(to_end);
-        if (glm::length(c.previous_bend) > 0.5f && lt > 1e-6f && le > 1e-6f && std::isfinite(lt)) {
-          const glm::vec3 axis_new = to_target / lt;
-          const glm::vec3 perp = c.previous_bend - axis_new * glm::dot(c.previous_bend, axis_new);
-          const float perp_len = glm::length(perp);
-          if (perp_len > 1e-3f) in.previous_bend = rotation_between(axis_new, to_end / le) * (perp / perp_len);
-        }
-        // Pole continuity per second (rule IK8): the solver's per-solve turn is rate * dt.
-        // dt <= 0 or NaN holds the bend (a tiny positive turn; 0 would mean unlimited).
-        TwoBoneSettings settings = c.two_bone;
-        if (!(c.pole_turn_rate > 0.0f)) settings.max_bend_turn = 0.0f;  // unlimited
-        else settings.max_bend_turn = dt > 0.0f ? c.pole_turn_rate * dt : 1e-9f;
-        const TwoBoneResult r = solve_two_bone(in, settings);
-        report = r.report;
-        c.deltas[0] = r.delta_upper;
-        c.deltas[1] = r.delta_lower;
-        if (report.residual >= 0.0f && is_finite(r.bend_direction)) c.previous_bend = r.bend_direction;
-        if (report.residual >= 0.0f && std::isfinite(r.stretch)) c.stretch_used = r.stretch;
-        break;
-      }
+      case BoundIkSolver::kAim: report = solve_aim(c, target); break;
+      case BoundIkSolver::kTwoBone: report = solve_two_bone_step(c, target, has_pole, pole, dt); break;
       case BoundIkSolver::kFabrik:
-      case BoundIkSolver::kCcd: {
-        ChainGoal goal;
-        goal.target = target;
-        goal.has_pole = has_pole;
-        if (has_pole) goal.pole = pole;
-        ChainLimits limits;
-        if (c.has_limits) {
-          for (size_t k = 0; k < m; ++k) c.orientations[k] = world[static_cast<size_t>(c.joints[k])].rotation;
-          limits.orientations = c.orientations;
-          limits.rest_local = c.rest_local;
-          limits.root_parent = parent_placement(rig, root, world, c.joints[0]).rotation;
-          limits.limits = c.limits;
-        }
-        const ChainLimits* lp = c.has_limits ? &limits : nullptr;
-        report = c.solver == BoundIkSolver::kFabrik ? solve_fabrik(c.points, goal, c.solved, c.deltas, c.chain, lp)
-                                                    : solve_ccd(c.points, goal, c.solved, c.deltas, c.chain, lp);
-        break;
-      }
+      case BoundIkSolver::kCcd: report = solve_point_chain(c, rig, root, world, target, has_pole, pole); break;
     }
     if (report.residual < 0.0f) {  // the solver refused the input: nothing changes
       c.stretch_used = 1.0f;
@@ -381,41 +473,9 @@ SolveReport solve_ik_control(IkControl& c, const Rig& rig, const Transform& root
     for (size_t k = 0; k < m; ++k) c.turns[k] = is_finite(c.deltas[k]) ? c.deltas[k] : identity;
   }
 
-  if (c.has_orientation_goal) {
-    // End part orientation after the positional turns (each carries the ones below it).
-    glm::quat carried = identity;
-    for (size_t k = 0; k < n; ++k) carried = c.turns[k] * carried;
-    const glm::quat end_now = glm::normalize(carried * world[static_cast<size_t>(c.joints.back())].rotation);
-    const glm::quat d = end_orientation_delta(end_now, c.orientation_goal, 1.0f);
-    c.turns[n - 1] = glm::normalize(d * c.turns[n - 1]);
-    if (!c.position_goal) {
-      report.residual = 0.0f;
-      report.reached = true;
-      report.passes = 1;
-    }
-  }
+  if (c.has_orientation_goal) add_orientation_goal(c, world, report);
   candidates_from_turns(rig, root, local, world, c.joints, c.turns, candidates);
-
-  // Stretch on a Motor6D rig (seed 003 ResolveStretchedJointPositions): the chain is scaled
-  // about its root, so the elbow pivot moves (k-1)*a along the solved upper bone and the wrist
-  // pivot a further (k-1)*b along the solved lower bone. A pivot is origin(P * C0 * T), so
-  // each move shows as a T translation of that joint in its C0 frame:
-  //   T.position += inverse(rotation(P' * C0)) * (k - 1) * solved segment
-  if (c.stretch_used != 1.0f && c.stretch_moves_end_joint) {
-    const auto c0 = rig.c0();
-    const auto c1 = rig.c1();
-    const float extra = c.stretch_used - 1.0f;
-    const glm::quat a0 = c.turns[0];
-    const glm::quat a1 = glm::normalize(c.turns[1] * a0);
-    const glm::vec3 seg[2] = {a0 * (c.points[1] - c.points[0]), a1 * (c.points[2] - c.points[1])};
-    Transform parent = parent_placement(rig, root, world, c.joints[0]);
-    for (size_t k = 0; k < n; ++k) {
-      const size_t u = static_cast<size_t>(c.joints[k]);
-      const Transform attach = parent * c0[u];
-      if (k == 1 || k == 2) candidates[k].position += glm::conjugate(attach.rotation) * (extra * seg[k - 1]);
-      parent = attach * candidates[k] * inverse(c1[u]);
-    }
-  }
+  apply_stretch(c, rig, root, world, candidates);
   c.last = report;
   return report;
 }

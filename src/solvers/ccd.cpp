@@ -5,6 +5,10 @@
 #include <cmath>
 
 #include "asterune/math/transform.hpp"
+#include "chain_finish.hpp"
+#include "chain_limit_pass.hpp"
+#include "chain_refine.hpp"
+#include "chain_warm_start.hpp"
 #include "point_chain_internal.hpp"
 
 namespace asterune {
@@ -57,6 +61,14 @@ SolveReport solve_ccd(std::span<const glm::vec3> points, const ChainGoal& goal, 
 
   SolveReport report;
   bool limited_last_pass = false;
+  // `deltas` holds, in turn: scale_bends' per-joint bends (the warm start's scratch), then
+  // with limits the parts' world orientations (the sweeps turn and clamp them), and at the
+  // end the per-joint deltas finish_chain_solve writes. Each use has its own name.
+  const std::span<glm::quat> bend_scratch = deltas;
+  const std::span<glm::quat> orientations = deltas;
+  const auto start_orientations = [&] {
+    for (std::size_t i = 0; i < n; ++i) orientations[i] = glm::normalize(limits->orientations[i]);
+  };
   const bool unreachable = glm::length(target - points[0]) >= chain_length(points);
   if (limits == nullptr && unreachable) {
     // A free chain's CCD sweeps converge to the straight line toward the target; lay it
@@ -65,9 +77,6 @@ SolveReport solve_ccd(std::span<const glm::vec3> points, const ChainGoal& goal, 
     report.passes = 1;
     report.clamped = true;
   } else {
-    if (limits != nullptr) {
-      for (std::size_t i = 0; i < n; ++i) deltas[i] = glm::normalize(limits->orientations[i]);
-    }
     if (glm::length(out[n] - target) > tol) {
       // Warm start (measured in docs/solvers.md). CCD stalls on a straight chain aimed at the
       // target (every joint already "points" at it) and creeps when a nearly straight chain
@@ -75,33 +84,37 @@ SolveReport solve_ccd(std::span<const glm::vec3> points, const ChainGoal& goal, 
       // straight chain is laid as a planar arc reaching the target, and a bent one has all its
       // bend angles scaled by one factor so its chord matches the target distance; with
       // limits the part orientations are then rebuilt (and clamped) from those points. Then
-      // the root's own step aims the whole chain at the target before the first sweep.
-      // With limits `deltas` holds the part orientations, and scale_bends uses it as scratch:
-      // when it declines (no bend to scale, or a fold it cannot close) the orientations are
-      // restored, else the sweeps and the final deltas would start from garbage.
-      if (detail::arc_warm_start(points, target, goal, out) || detail::scale_bends(points, target, out, deltas, false)) {
-        if (limits != nullptr) detail::limited_forward(points, out, *limits, deltas);
-      } else if (limits != nullptr) {
-        for (std::size_t i = 0; i < n; ++i) deltas[i] = glm::normalize(limits->orientations[i]);
-        for (std::size_t i = 0; i <= n; ++i) out[i] = points[i];
+      // the root's own step aims the whole chain at the target before the first sweep. The
+      // orientations are set only after the warm start, so its scratch never has to be undone.
+      const bool warm = detail::arc_warm_start(points, target, goal, out) ||
+                        detail::scale_bends(points, target, out, bend_scratch, false);
+      if (limits != nullptr) {
+        if (warm) {
+          detail::limited_forward(points, out, *limits, orientations);
+        } else {
+          start_orientations();
+          for (std::size_t i = 0; i <= n; ++i) out[i] = points[i];
+        }
       }
-      ccd_step(0, out, deltas, target, limits);
+      ccd_step(0, out, orientations, target, limits);
       for (int pass = 1; pass <= max_passes; ++pass) {
         limited_last_pass = false;
-        for (std::size_t i = n; i-- > 0;) limited_last_pass |= ccd_step(i, out, deltas, target, limits);
+        for (std::size_t i = n; i-- > 0;) limited_last_pass |= ccd_step(i, out, orientations, target, limits);
         report.passes = pass;
         if (glm::length(out[n] - target) <= tol) break;
       }
       // A limited chain the sweeps left short: coupled steps of every joint (see refine_limited).
       if (limits != nullptr && glm::length(out[n] - target) > tol)
-        report.passes += detail::refine_limited(out, deltas, *limits, target, tol, max_passes, limited_last_pass);
+        report.passes += detail::refine_limited(out, orientations, *limits, target, tol, max_passes, limited_last_pass);
+    } else if (limits != nullptr) {
+      start_orientations();
     }
     report.clamped = unreachable;
   }
 
   // CCD's sweeps honour the limits already; only the pole can break them.
-  return detail::finish_chain_solve(points, out, goal, limits, /*reapply_limits=*/false, limited_last_pass, tol, deltas,
-                                    report);
+  return detail::finish_chain_solve(points, out, goal, limits, /*reapply_limits=*/false, limited_last_pass, tol,
+                                    orientations, report);
 }
 
 }  // namespace asterune

@@ -5,6 +5,10 @@
 #include <cmath>
 
 #include "asterune/math/transform.hpp"
+#include "chain_finish.hpp"
+#include "chain_limit_pass.hpp"
+#include "chain_refine.hpp"
+#include "chain_warm_start.hpp"
 #include "point_chain_internal.hpp"
 
 namespace asterune {
@@ -37,9 +41,14 @@ SolveReport solve_fabrik(std::span<const glm::vec3> points, const ChainGoal& goa
 
   SolveReport report;
   report.passes = 0;
+  // `deltas` holds, in turn: scale_bends' per-joint bends (the warm start's scratch), then
+  // with limits the parts' world orientations (each limited pass rebuilds all of them), and at
+  // the end the per-joint deltas finish_chain_solve writes. Each use has its own name.
+  const std::span<glm::quat> bend_scratch = deltas;
+  const std::span<glm::quat> orientations = deltas;
   bool limited_last_pass = false;  // a limit changed a joint in the last forward pass
   bool limits_applied = false;     // `out` came from a limited pass or the refinement, and
-                                   // `deltas` holds its orientations
+                                   // `orientations` holds its orientations
   if (glm::length(target - root) >= total) {
     detail::lay_straight(points, target, out);
     report.passes = 1;
@@ -52,7 +61,7 @@ SolveReport solve_fabrik(std::span<const glm::vec3> points, const ChainGoal& goa
     // distance, then is aimed at the target about the root. Only when neither applies, one CCD
     // sweep (tip to root, rigid turns) bends the input shape toward the target.
     if (!detail::arc_warm_start(points, target, goal, out)) {
-      if (detail::scale_bends(points, target, out, deltas, true)) {
+      if (detail::scale_bends(points, target, out, bend_scratch, true)) {
         detail::aim_about_root(out, target);
       } else {
         for (std::size_t i = n; i-- > 0;) {
@@ -73,7 +82,7 @@ SolveReport solve_fabrik(std::span<const glm::vec3> points, const ChainGoal& goa
       }
       out[0] = root;  // forward: root fixed, each point follows toward the endpoint
       if (limits != nullptr) {
-        limited_last_pass = detail::limited_forward(points, out, *limits, deltas);
+        limited_last_pass = detail::limited_forward(points, out, *limits, orientations);
         limits_applied = true;
       } else {
         for (std::size_t i = 0; i < n; ++i) {
@@ -85,7 +94,7 @@ SolveReport solve_fabrik(std::span<const glm::vec3> points, const ChainGoal& goa
     }
     // A limited chain the passes left short: coupled steps of every joint (see refine_limited).
     if (limits != nullptr && glm::length(out[n] - target) > tol)
-      report.passes += detail::refine_limited(out, deltas, *limits, target, tol, max_passes, limited_last_pass);
+      report.passes += detail::refine_limited(out, orientations, *limits, target, tol, max_passes, limited_last_pass);
   }
 
   // The limits are imposed once more only on points no limited pass placed (a chain laid
@@ -93,7 +102,7 @@ SolveReport solve_fabrik(std::span<const glm::vec3> points, const ChainGoal& goa
   // move it (its swing-only steps need not land a segment exactly where the points ask), and
   // rebuilding orientations from points would drop the twist the refinement chose.
   return detail::finish_chain_solve(points, out, goal, limits, /*reapply_limits=*/!limits_applied, limited_last_pass,
-                                    tol, deltas, report);
+                                    tol, orientations, report);
 }
 
 }  // namespace asterune
