@@ -1,8 +1,8 @@
-// Spring chains (rules S1-S7) as a pure function on caller spans: a chain of n segments, each
+// Spring chains (rules S1-S8) as a pure function on caller spans: a chain of n segments, each
 // with a retained endpoint and velocity, is stepped toward its animated endpoints over one
 // frame. Geometry in, points out; no rig, no allocation, no exceptions. The rig-bound control
 // (src/controls/spring_control.hpp) reads the points from the pose and turns the result into
-// joint rotations. docs/springs.md explains the integrator, the substeps, resets and colliders.
+// joint rotations. docs/springs.md explains the exact step, the clock, resets and colliders.
 //
 // Chain layout (as point_chain.hpp): segment k runs from its pivot to its endpoint. The pivot
 // of segment 0 is the chain root's joint pivot (animated, moves with the character); the pivot
