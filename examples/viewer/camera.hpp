@@ -83,4 +83,18 @@ inline OrbitCamera default_camera(const glm::vec3& root_start) {
   return c;
 }
 
+/// The camera for a crowd of `count` characters on a square grid `spacing` studs apart whose
+/// first character starts at `root_start` (rows along +Z, columns along +X): the grid's middle,
+/// far enough back to see it whole. One character: default_camera.
+inline OrbitCamera crowd_camera(const glm::vec3& root_start, int count, float spacing) {
+  OrbitCamera c = default_camera(root_start);
+  if (count <= 1) return c;
+  const float side = std::ceil(std::sqrt(static_cast<float>(count)));
+  const float extent = (side - 1.0f) * spacing;
+  c.focus += glm::vec3(0.5f * extent, 0.0f, 0.5f * extent);
+  c.distance = std::max(c.distance, 1.3f * extent + 8.0f);
+  c.pitch_deg = 30.0f;
+  return c;
+}
+
 }  // namespace asterune::viewer

@@ -24,7 +24,7 @@ struct DrawOptions {
   bool ground = true;
   bool grid = true;
   bool controls = true;   // targets, poles, foot rays, spring chains and colliders
-  int detail_limit = 64;  // characters beyond this many get their part boxes only
+  int detail_limit = 1;   // characters beyond this many (the crowd) get their part boxes only
   int highlight_control = -1;  // a control whose target is hovered or dragged
 };
 

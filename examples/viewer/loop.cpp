@@ -144,7 +144,8 @@ int run_viewer(const ViewerOptions& opt) {
     WorkerPool pool(2);
     std::unique_ptr<OffscreenTarget> offscreen;
     if (headless) offscreen = std::make_unique<OffscreenTarget>(opt.width, opt.height);
-    OrbitCamera camera = default_camera(host.start_root().position);
+    const glm::vec3 root_start = host.start_root().position;
+    OrbitCamera camera = crowd_camera(root_start, static_cast<int>(host.characters().size()), kCrowdSpacing);
     Playback playback;
     playback.crowd = static_cast<int>(host.characters().size());
     StageTimes times;
@@ -162,7 +163,11 @@ int run_viewer(const ViewerOptions& opt) {
       const float real = std::min(std::chrono::duration<float>(start - last).count(), 0.1f);
       last = start;
       if (playback.reset) host.reset(), playback.reset = false;
-      if (playback.crowd_apply) host.set_crowd(playback.crowd), playback.crowd_apply = false;
+      if (playback.crowd_apply) {
+        host.set_crowd(playback.crowd);
+        camera = crowd_camera(root_start, playback.crowd, kCrowdSpacing);
+        playback.crowd_apply = false;
+      }
       // 3. Update: every character in one batch on the pool.
       const Clock::time_point update_start = Clock::now();
       if (headless) host.advance(scene_dt, pool);

@@ -122,7 +122,8 @@ void playback_panel(SceneHost& host, Playback& p, const StageTimes& times, DrawO
   ImGui::Checkbox("ground", &draw.ground);
   ImGui::SameLine();
   ImGui::Checkbox("grid", &draw.grid);
-  ImGui::TextDisabled("drag: orbit, target cross: move it; right: pan; wheel: zoom");
+  ImGui::TextDisabled("drag: orbit; drag a red cross: move that target");
+  ImGui::TextDisabled("right or middle drag: pan; wheel: zoom");
   ImGui::End();
 }
 

@@ -25,10 +25,9 @@ Clip pose_as_clip(const Rig& rig, const Pose& pose) {
   c.name = "pose";
   c.duration = 1.0f;
   for (int j = 0; j < rig.joint_count(); ++j) {
-    const auto i = static_cast<size_t>(j);
-    if (pose.coverage[i] <= 0.0f) continue;
+    const auto i = static_cast<size_t>(j);  // every joint: an uncovered one keys identity, its rest
     ClipTrack t;
-    t.name = rig.joint_name(j);
+    t.name = rig.child_name(j);
     t.rotation_times = {0.0f};
     t.rotations = {pose.local[i].rotation};
     t.translation_times = {0.0f};
