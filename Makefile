@@ -1,5 +1,5 @@
 # The two user commands: `make demo` and `make test`. Both install missing Debian packages first.
-.PHONY: deps demo test core-only sanitize fuzz-smoke tsan bench clean
+.PHONY: deps demo test viewer core-only sanitize fuzz-smoke tsan bench clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -14,6 +14,13 @@ demo: deps build/default/CMakeCache.txt
 test: deps build/default/CMakeCache.txt
 	cmake --build --preset default
 	ctest --preset default
+
+# The live viewer (examples/viewer, docs/viewer.md) on a scene: SCENE=path overrides the default.
+SCENE ?= examples/walk_over_step.scene.json
+viewer: deps
+	cmake --preset default  # again: finds the viewer's packages if they came after the first configure
+	cmake --build --preset default --target asterune-viewer
+	./build/default/examples/asterune-viewer $(SCENE)
 
 # The core library alone (no asterune::io, no CLI), with the portable scalar kernels instead of
 # SSE2 (the path of targets without SSE2): configures, builds and runs its tests.

@@ -1,0 +1,241 @@
+#include "scene_host.hpp"
+
+#include <cmath>
+
+#include "asterune/io/pose_file.hpp"
+#include "asterune/io/rig_loader.hpp"
+#include "asterune/io/scene_tracks.hpp"
+#include "asterune/retarget/animation.hpp"
+#include "asterune/rig/pose.hpp"
+#include "run.hpp"
+
+namespace asterune::viewer {
+
+glm::vec3 crowd_offset(int i, int count) {
+  const int side = std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(count)))));
+  return {kCrowdSpacing * static_cast<float>(i % side), 0.0f, kCrowdSpacing * static_cast<float>(i / side)};
+}
+
+namespace {
+
+// A pose as a clip of one key per joint (named as the rig names them, so it binds natively,
+// rule P3): how the viewer plays a scene's "pose" (or the rest pose) through the animator.
+Clip pose_as_clip(const Rig& rig, const Pose& pose) {
+  Clip c;
+  c.name = "pose";
+  c.duration = 1.0f;
+  for (int j = 0; j < rig.joint_count(); ++j) {
+    const auto i = static_cast<size_t>(j);  // every joint: an uncovered one keys identity, its rest
+    ClipTrack t;
+    t.name = rig.child_name(j);
+    t.rotation_times = {0.0f};
+    t.rotations = {pose.local[i].rotation};
+    t.translation_times = {0.0f};
+    t.translations = {pose.local[i].position};
+    c.tracks.push_back(std::move(t));
+  }
+  return c;
+}
+
+}  // namespace
+
+SceneHost::SceneHost(const std::string& scene_file) {
+  Result<io::SceneDesc> s = io::read_scene_file(scene_file);
+  if (!s) throw cli::CliError(s.message());
+  scene_ = std::move(s.value());
+  const std::string file = scene_.file.string();
+  Result<Rig> rig = io::load_rig(scene_.rig);
+  if (!rig) throw cli::CliError(rig.message());
+  rig_ = std::move(rig.value());
+  if (rig_.joint_count() == 0) throw cli::CliError(scene_.rig + ": the rig has no usable joints");
+  if (scene_.ground) {
+    Result<Ground> g = build_ground(*scene_.ground);
+    if (!g) throw cli::CliError(file + ": ground: " + g.message());
+    ground_ = std::move(g.value());
+  }
+
+  // Tracks as asterune-solve's animator source binds them: the "animation" block first (the
+  // Core track "animation", rule AN10), then "tracks" in file order.
+  if (Status masks = io::check_track_masks(scene_.tracks, rig_, file); !masks) throw cli::CliError(masks.message());
+  std::vector<io::SceneTrack> tracks;
+  if (scene_.animation) tracks.push_back(io::animation_track(*scene_.animation));
+  tracks.insert(tracks.end(), scene_.tracks.begin(), scene_.tracks.end());
+  for (size_t i = 0; i < tracks.size(); ++i) {
+    const io::SceneTrack& t = tracks[i];
+    auto bound = std::make_unique<cli::BoundClip>();
+    cli::bind_clip(*bound, t.clip, t.retarget, rig_, false, &cache_);
+    TrackDesc d;
+    d.name = t.name;
+    d.clip = &bound->clip();
+    d.binding = &bound->binding;
+    d.priority = t.priority.value_or(bound->source.priority.value_or(TrackPriority::kCore));
+    d.looped = t.loop.value_or(bound->source.loop.value_or(true));
+    d.weight = t.weight;
+    d.speed = t.speed;
+    d.time = t.time;
+    d.playing = t.playing;
+    d.mask.parts = t.mask_parts;
+    d.mask.descendants = t.mask_descendants;
+    d.additive = t.additive;
+    d.reference_time = t.reference_time;
+    d.root_motion = t.root_motion;
+    d.hold_end = scene_.animation && i == 0 && !d.looped;
+    root_motion_ = root_motion_ || t.root_motion;
+    notes.push_back("track " + t.name + ": " + t.clip.filename().string() + ", " + bound->description(rig_));
+    tracks_.push_back(std::move(d));
+    clips_.push_back(std::move(bound));
+  }
+  // The scene's pose (or, with nothing else to play, the rest pose) is a Core track under the
+  // others; a Core "animation" block then moves up to Idle so that it overrides the pose where
+  // it covers a joint, as asterune-solve writes the clip over the pose.
+  if (scene_.pose || tracks_.empty()) {
+    Pose pose = make_pose(rig_);
+    if (scene_.pose) {
+      Result<Pose> p = io::read_pose_file(*scene_.pose, rig_);
+      if (!p) throw cli::CliError(p.message());
+      pose = std::move(p.value());
+    }
+    pose_clip_ = pose_as_clip(rig_, pose);
+    Result<AnimationBinding> b = build_animation_binding(pose_clip_, rig_, nullptr, nullptr);
+    if (!b) throw cli::CliError(file + ": pose: " + b.message());
+    pose_binding_ = std::move(b.value());
+    for (TrackDesc& d : tracks_)
+      if (d.priority == TrackPriority::kCore) d.priority = TrackPriority::kIdle;
+    TrackDesc d;
+    d.name = scene_.pose ? "pose" : "rest";
+    d.clip = &pose_clip_;
+    d.binding = &pose_binding_;
+    d.priority = TrackPriority::kCore;
+    tracks_.insert(tracks_.begin(), std::move(d));
+  }
+
+  setup_.rig = &rig_;
+  setup_.tracks = tracks_;
+  setup_.ground = ground();
+  controls_ = scene_.controls;
+  Result<Character> c = build_character(setup_, controls_, root_at(0.0f));
+  if (!c) throw cli::CliError(file + ": " + c.message());
+  start_ = std::move(c.value());
+  for (const io::SceneCommand& cmd : scene_.commands) {
+    const int track = start_.animator.find_track(cmd.track);
+    if (track < 0) throw cli::CliError(file + ": command: unknown track '" + cmd.track + "'");
+    command_track_.push_back(track);
+  }
+  set_crowd(1);
+}
+
+Transform SceneHost::root_at(float t) const {
+  if (!scene_.root_path.empty()) return io::sample_root_path(scene_.root_path, t);
+  return scene_.root ? *scene_.root : io::default_root_placement(rig_);
+}
+
+Transform SceneHost::start_root() const { return root_at(0.0f); }
+
+void SceneHost::set_crowd(int n) {
+  n = std::clamp(n, 1, kMaxCrowd);
+  characters_.assign(static_cast<size_t>(n), start_);
+  motion_.assign(static_cast<size_t>(n), Transform::identity());
+  // The stacks were built from controls_ with their current edits (enabled, weight, ...):
+  // copies of start_ carry the scene's values, so the edits are applied again.
+  for (int i = 0; i < control_count(); ++i) {
+    const ControlDesc& d = controls_[static_cast<size_t>(i)];
+    set_enabled(i, d.enabled);
+    set_weight(i, d.weight);
+    set_priority(i, d.priority);
+    set_smooth_time(i, d.smooth_time);
+    if (d.target.kind == TargetKind::kPosition) set_target(i, d.target.position);
+  }
+  reset();
+}
+
+void SceneHost::reset() {
+  for (size_t i = 0; i < characters_.size(); ++i) {
+    Character& c = characters_[i];
+    c.animator = start_.animator;
+    c.scene_time = 0.0f;
+    for (int k = 0; k < c.stack.size(); ++k) c.stack.reset(k);
+    motion_[i] = Transform::identity();
+  }
+  applied_.assign(scene_.commands.size(), false);
+  frame_ = 0;
+  time_ = 0.0f;
+}
+
+void SceneHost::advance(float dt, WorkerPool& pool) {
+  const float step = frame_ == 0 ? 0.0f : dt;
+  const float t = frame_ == 0 ? 0.0f : time_ + dt;
+  const Transform base = root_at(t);
+  const int n = static_cast<int>(characters_.size());
+  for (int i = 0; i < n; ++i) {
+    Transform root = root_motion_ ? base * motion_[static_cast<size_t>(i)] : base;
+    root.position += crowd_offset(i, n);
+    characters_[static_cast<size_t>(i)].root = root;
+  }
+  update_characters(setup_, characters_, step,
+                    [&pool](std::size_t count, CharacterRange body) { pool.run(count, body); });
+  // The engine applies root motion (rule AN9): it moves the root from the next frame on.
+  if (root_motion_)
+    for (size_t i = 0; i < characters_.size(); ++i) motion_[i] = motion_[i] * characters_[i].root_delta;
+  run_commands(t);
+  time_ = t;
+  ++frame_;
+}
+
+// Commands due at this frame's time, in file order, after its update (they show from the next
+// frame, as in asterune-solve; a thousandth of a step absorbs the rounding of frame * dt).
+void SceneHost::run_commands(float t) {
+  const float due = t + 1e-3f * scene_.dt;
+  for (size_t k = 0; k < scene_.commands.size(); ++k) {
+    if (applied_[k] || scene_.commands[k].t > due) continue;
+    applied_[k] = true;
+    const io::SceneCommand& c = scene_.commands[k];
+    const int track = command_track_[k];
+    for (Character& ch : characters_) {
+      switch (c.kind) {
+        case io::SceneCommandKind::kPlay: ch.animator.play(track, c.play); break;
+        case io::SceneCommandKind::kStop: ch.animator.stop(track, c.fade); break;
+        case io::SceneCommandKind::kAdjustWeight: ch.animator.adjust_weight(track, c.weight, c.fade); break;
+        case io::SceneCommandKind::kAdjustSpeed: ch.animator.adjust_speed(track, c.speed); break;
+        case io::SceneCommandKind::kSetTime: ch.animator.set_time(track, c.time); break;
+      }
+    }
+  }
+}
+
+int SceneHost::find_control(const std::string& name) const { return start_.stack.find(name); }
+
+void SceneHost::set_enabled(int i, bool enabled) {
+  controls_[static_cast<size_t>(i)].enabled = enabled;
+  for (Character& c : characters_) c.stack.set_enabled(i, enabled);
+}
+void SceneHost::set_weight(int i, float weight) {
+  controls_[static_cast<size_t>(i)].weight = weight;
+  for (Character& c : characters_) c.stack.set_weight(i, weight);
+}
+void SceneHost::set_priority(int i, int priority) {
+  controls_[static_cast<size_t>(i)].priority = priority;
+  for (Character& c : characters_) c.stack.set_priority(i, priority);
+}
+void SceneHost::set_smooth_time(int i, float seconds) {
+  controls_[static_cast<size_t>(i)].smooth_time = seconds;
+  for (Character& c : characters_) c.stack.set_smooth_time(i, seconds);
+}
+void SceneHost::set_target(int i, const glm::vec3& p) {
+  controls_[static_cast<size_t>(i)].target = target_at(p);
+  const int n = static_cast<int>(characters_.size());
+  for (int k = 0; k < n; ++k) characters_[static_cast<size_t>(k)].stack.set_target_position(i, p + crowd_offset(k, n));
+}
+
+std::string SceneHost::rebind_controls() {
+  Result<ControlStack> stack = ControlStack::build(rig_, controls_);
+  if (!stack) return stack.message();
+  start_.stack = std::move(stack.value());
+  for (Character& c : characters_) c.stack = start_.stack;
+  for (int i = 0; i < control_count(); ++i) {  // crowd copies: static targets at their own offset
+    const ControlDesc& d = controls_[static_cast<size_t>(i)];
+    if (d.target.kind == TargetKind::kPosition) set_target(i, d.target.position);
+  }
+  return {};
+}
+
+}  // namespace asterune::viewer

@@ -1,0 +1,94 @@
+// asterune-viewer: a scene as an engine holds it. Everything the characters share is built once
+// (rig, ground, bound clips, TrackDescs: one CharacterSetup), every character is a Character of
+// runtime/character.hpp, and one frame is advance(dt): place the roots, update_characters on the
+// viewer's worker pool (the batch API), apply the root motion, run the scene's commands due.
+// Scenes are read with the CLI's own code (io::read_scene_file, cli::bind_clip), so the viewer
+// opens every scene asterune-solve opens.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "animation_source.hpp"
+#include "asterune/controls/ground.hpp"
+#include "asterune/io/scene_file.hpp"
+#include "asterune/retarget/cache.hpp"
+#include "asterune/rig/rig.hpp"
+#include "asterune/runtime/character.hpp"
+#include "worker_pool.hpp"
+
+namespace asterune::viewer {
+
+inline constexpr int kMaxCrowd = 10000;
+inline constexpr float kCrowdSpacing = 4.0f;  // studs between crowd characters
+
+/// The crowd grid: character i's offset from character 0 (i = 0 at the origin; rows along +Z).
+glm::vec3 crowd_offset(int i, int count);
+
+class SceneHost {
+ public:
+  /// Loads `scene_file` like asterune-solve does; throws cli::CliError naming the file.
+  explicit SceneHost(const std::string& scene_file);
+
+  /// One frame of the engine: roots placed for the time after this step, update_characters
+  /// through `pool`, root motion applied, the commands due at this frame's time run.
+  /// The first frame after a reset advances by 0 (the start state), as asterune-solve's frame 0.
+  void advance(float dt, WorkerPool& pool);
+  /// Back to frame 0 with the current crowd size and control settings.
+  void reset();
+  /// Rebuilds the crowd with n characters (1..kMaxCrowd) from the start state.
+  void set_crowd(int n);
+
+  // Controls: edits go to every character (targets shifted by each crowd offset).
+  int control_count() const { return static_cast<int>(controls_.size()); }
+  ControlDesc& control_desc(int i) { return controls_[static_cast<size_t>(i)]; }
+  const ControlDesc& control_desc(int i) const { return controls_[static_cast<size_t>(i)]; }
+  int find_control(const std::string& name) const;
+  void set_enabled(int i, bool enabled);
+  void set_weight(int i, float weight);
+  void set_priority(int i, int priority);
+  void set_smooth_time(int i, float seconds);
+  void set_target(int i, const glm::vec3& world_point_for_character0);
+  /// After editing control_desc(i)'s solver settings: rebinds every stack (setup-time work).
+  /// Fails (the old stacks kept) with the library's message.
+  std::string rebind_controls();
+
+  const Rig& rig() const { return rig_; }
+  const io::SceneDesc& scene() const { return scene_; }
+  const Ground* ground() const { return ground_ ? &*ground_ : nullptr; }
+  const CharacterSetup& setup() const { return setup_; }
+  std::vector<Character>& characters() { return characters_; }
+  const std::vector<Character>& characters() const { return characters_; }
+  int frame() const { return frame_; }
+  float time() const { return time_; }
+  /// The root's start placement of character 0 (the default camera looks at it).
+  Transform start_root() const;
+  std::vector<std::string> notes;  // how the tracks were bound (retargeted or native)
+
+ private:
+  Transform root_at(float t) const;  // the scene's root placement at scene time t (character 0)
+  void run_commands(float t);
+
+  io::SceneDesc scene_;
+  Rig rig_;
+  std::optional<Ground> ground_;
+  RetargetCache cache_;
+  std::vector<std::unique_ptr<cli::BoundClip>> clips_;
+  Clip pose_clip_;                 // the scene's pose (or the rest pose) as a one-key clip
+  AnimationBinding pose_binding_;
+  std::vector<TrackDesc> tracks_;
+  CharacterSetup setup_;
+  std::vector<ControlDesc> controls_;
+  Character start_;                // character 0 as built: the crowd is made of copies
+  std::vector<Character> characters_;
+  std::vector<Transform> motion_;  // per character: root motion so far (rule AN9)
+  std::vector<int> command_track_;
+  std::vector<bool> applied_;
+  bool root_motion_ = false;
+  int frame_ = 0;
+  float time_ = 0.0f;
+};
+
+}  // namespace asterune::viewer
