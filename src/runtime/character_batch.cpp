@@ -14,9 +14,7 @@ namespace {
 
 constexpr std::size_t kLine = 64;
 
-#ifndef ASTERUNE_BATCH_CHUNK
-#define ASTERUNE_BATCH_CHUNK 8
-#endif
+
 
 std::size_t round_up(std::size_t bytes) { return (bytes + kLine - 1) / kLine * kLine; }
 
@@ -61,7 +59,8 @@ Result<CharacterBatch> build_character_batch(const CharacterSetup& setup, std::s
   return CharacterBatch::make(setup, count, [&prototype](std::size_t) -> const Character& { return prototype; });
 }
 
-CharacterBatch CharacterBatch::make(const CharacterSetup& setup, std::size_t n, FunctionRef<const Character&(std::size_t)> at) {
+CharacterBatch CharacterBatch::make(const CharacterSetup& setup, std::size_t n,
+                                   FunctionRef<const Character&(std::size_t)> at) {
   const auto joints = static_cast<std::size_t>(setup.rig->joint_count());
   const auto capacity = static_cast<std::size_t>(setup.event_capacity);
   CharacterBatch b;
@@ -125,15 +124,6 @@ CharacterBatch CharacterBatch::make(const CharacterSetup& setup, std::size_t n, 
   return b;
 }
 
-namespace {
-
-// Characters per stage pass: a body runs the animators of this many characters, then their
-// stacks, so each stage's code stays in the instruction cache across characters. Any value
-// gives the same bits (a character's two stages still run in order on its own state).
-constexpr std::size_t kStageChunk = ASTERUNE_BATCH_CHUNK;
-
-}  // namespace
-
 bool update_character(const CharacterSetup& setup, CharacterBatch& b, std::size_t i, float dt) {
   const std::size_t j = b.joint_stride();
   const std::span<Transform> local(b.local_ + i * j, j);
@@ -152,33 +142,21 @@ void update_characters(const CharacterSetup& setup, CharacterBatch& batch, float
   // address order and need none; what is asked for is each character's heap blocks: the
   // animator's track array and the stack's slot array four ahead (their addresses were noted at
   // build), the buffers these point to two ahead (reading the arrays, which have arrived by then),
-  // and what the slots point to one ahead.
+  // and what the slots point to one ahead. (Running the animators of eight characters, then
+  // their stacks, was tried: 25% slower on a crowd that fits the caches, docs/performance.md.)
   const auto body = [&setup, b, dt](std::size_t begin, std::size_t end) {
-    const std::size_t j = b->joint_stride();
-    const std::size_t e = b->event_stride();
-    bool run_stack[kStageChunk];
-    for (std::size_t first = begin; first < end; first += kStageChunk) {
-      const std::size_t last = std::min(end, first + kStageChunk);
-      for (std::size_t i = first; i < last; ++i) {
-        if (i + 4 < end) {
-          const CharacterBatch::Hints& h = b->hints_[i + 4];
-          prefetch_bytes(h.tracks, h.track_bytes);
-          prefetch_bytes(h.slots, h.slot_bytes);
-        }
-        if (i + 2 < end) b->animators_[i + 2].prefetch();
-        run_stack[i - first] = detail::animate_character(setup, b->states_[i], b->animators_[i],
-                                                         std::span<Transform>(b->local_ + i * j, j),
-                                                         std::span<float>(b->coverage_ + i * j, j), j,
-                                                         std::span<AnimEvent>(b->events_ + i * e, e), dt);
+    for (std::size_t i = begin; i < end; ++i) {
+      if (i + 4 < end) {
+        const CharacterBatch::Hints& h = b->hints_[i + 4];
+        prefetch_bytes(h.tracks, h.track_bytes);
+        prefetch_bytes(h.slots, h.slot_bytes);
       }
-      for (std::size_t i = first; i < last; ++i) {
-        if (i + 2 < end) b->stacks_[i + 2].prefetch_slots();
-        if (i + 1 < end) b->stacks_[i + 1].prefetch_state();
-        if (run_stack[i - first])
-          detail::control_character(setup, b->states_[i], b->stacks_[i], std::span<Transform>(b->local_ + i * j, j),
-                                    std::span<float>(b->coverage_ + i * j, j),
-                                    std::span<Transform>(b->world_ + i * j, j), dt);
+      if (i + 2 < end) {
+        b->animators_[i + 2].prefetch();
+        b->stacks_[i + 2].prefetch_slots();
       }
+      if (i + 1 < end) b->stacks_[i + 1].prefetch_state();
+      update_character(setup, *b, i, dt);
     }
   };
   parallel_for(batch.size(), CharacterRange(body));
