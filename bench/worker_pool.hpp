@@ -26,8 +26,7 @@ namespace asterune::bench {
 class WorkerPool {
  public:
   /// `threads` participants in all, the caller included (so threads - 1 workers are started).
-  explicit WorkerPool(int threads = 2, std::size_t chunk = 64)
-      : chunk_(std::max<std::size_t>(chunk, 1)) {
+  explicit WorkerPool(int threads = 2, std::size_t chunk = 64) : chunk_(std::max<std::size_t>(chunk, 1)) {
     for (int t = 1; t < threads; ++t) workers_.emplace_back([this] { work(); });
   }
   ~WorkerPool() {
@@ -101,9 +100,9 @@ class WorkerPool {
   std::condition_variable start_, done_;
   const CharacterRange* body_ = nullptr;  // the current frame's body (valid while operator() waits)
   std::size_t count_ = 0;
-  std::atomic<std::size_t> next_{0};      // the next chunk's first item
-  unsigned generation_ = 0;               // bumped per frame: a worker runs each frame once
-  int pending_ = 0;                       // workers still in the current frame
+  std::atomic<std::size_t> next_{0};  // the next chunk's first item
+  unsigned generation_ = 0;           // bumped per frame: a worker runs each frame once
+  int pending_ = 0;                   // workers still in the current frame
   bool stop_ = false;
 };
 

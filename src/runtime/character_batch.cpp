@@ -14,15 +14,14 @@ namespace {
 
 constexpr std::size_t kLine = 64;
 
-
-
 std::size_t round_up(std::size_t bytes) { return (bytes + kLine - 1) / kLine * kLine; }
 
 // The bytes of an array of `count` elements from its first two elements' addresses (one element:
 // a guess of 1 KB, the order of a track or a control slot).
 std::size_t block_bytes(const void* first, const void* second, int count) {
-  const std::size_t stride = second ? static_cast<std::size_t>(static_cast<const char*>(second) - static_cast<const char*>(first))
-                                    : std::size_t{1024};
+  const std::size_t stride =
+      second ? static_cast<std::size_t>(static_cast<const char*>(second) - static_cast<const char*>(first))
+             : std::size_t{1024};
   return std::min<std::size_t>(stride * static_cast<std::size_t>(count), 8192);
 }
 
@@ -30,7 +29,7 @@ Result<CharacterBatch> no_batch(std::string message) { return make_error("charac
 
 }  // namespace
 
-void CharacterBatch::ArenaDelete::operator()(std::byte* p) const { ::operator delete(p, std::align_val_t{kLine}); }
+void CharacterBatch::ArenaDelete::operator()(std::byte* p) const { ::operator delete (p, std::align_val_t{kLine}); }
 
 CharacterBatch::CharacterBatch() = default;
 CharacterBatch::~CharacterBatch() = default;
@@ -48,7 +47,8 @@ Result<CharacterBatch> build_character_batch(const CharacterSetup& setup, std::s
         c.events.size() != capacity)
       return no_batch("character " + std::to_string(i) + " is not sized for this setup (pose, world or events)");
   }
-  return CharacterBatch::make(setup, characters.size(), [characters](std::size_t i) -> const Character& { return characters[i]; });
+  return CharacterBatch::make(setup, characters.size(),
+                              [characters](std::size_t i) -> const Character& { return characters[i]; });
 }
 
 Result<CharacterBatch> build_character_batch(const CharacterSetup& setup, std::span<const ControlDesc> controls,
@@ -60,7 +60,7 @@ Result<CharacterBatch> build_character_batch(const CharacterSetup& setup, std::s
 }
 
 CharacterBatch CharacterBatch::make(const CharacterSetup& setup, std::size_t n,
-                                   FunctionRef<const Character&(std::size_t)> at) {
+                                    FunctionRef<const Character&(std::size_t)> at) {
   const auto joints = static_cast<std::size_t>(setup.rig->joint_count());
   const auto capacity = static_cast<std::size_t>(setup.event_capacity);
   CharacterBatch b;
@@ -73,7 +73,7 @@ CharacterBatch CharacterBatch::make(const CharacterSetup& setup, std::size_t n,
   const std::size_t world_at = coverage_at + round_up(n * joints * sizeof(float));
   const std::size_t events_at = world_at + round_up(n * joints * sizeof(Transform));
   const std::size_t bytes = events_at + round_up(n * capacity * sizeof(AnimEvent));
-  b.arena_.reset(static_cast<std::byte*>(::operator new(bytes == 0 ? kLine : bytes, std::align_val_t{kLine})));
+  b.arena_.reset(static_cast<std::byte*>(::operator new (bytes == 0 ? kLine : bytes, std::align_val_t{kLine})));
   std::byte* base = b.arena_.get();
   b.states_ = reinterpret_cast<CharacterState*>(base);
   b.local_ = reinterpret_cast<Transform*>(base + local_at);

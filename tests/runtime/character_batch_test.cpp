@@ -35,8 +35,8 @@ bool same_as(const CharacterBatch& b, std::size_t i, const Character& c) {
   if (!bits(b.local(i), c.pose.local) || !bits(b.coverage(i), c.pose.coverage) || !bits(b.world(i), c.world))
     return false;
   if (!bits_of(s.root, c.root) || !bits_of(s.time, c.time) || !bits_of(s.scene_time, c.scene_time) ||
-      !bits_of(s.root_delta, c.root_delta) || s.event_count != c.event_count ||
-      s.events_dropped != c.events_dropped || s.ok != c.ok)
+      !bits_of(s.root_delta, c.root_delta) || s.event_count != c.event_count || s.events_dropped != c.events_dropped ||
+      s.ok != c.ok)
     return false;
   const std::span<const AnimEvent> events = b.events(i);
   if (events.size() != static_cast<std::size_t>(c.event_count)) return false;

@@ -33,14 +33,14 @@ namespace asterune {
 /// One character's scalar per-frame fields in a batch: Character's fields other than its arrays,
 /// animator and stack, with the same meaning.
 struct CharacterState {
-  Transform root;               // world placement of the root part; the engine moves it
-  float time = 0.0f;            // single animation: clip time in seconds
-  float playback_rate = 1.0f;   // single animation: clip seconds per second of dt
-  float scene_time = 0.0f;      // seconds since start: the stack's path-target time
-  Transform root_delta;         // last update's root motion (rule AN9); the engine applies it
-  int event_count = 0;          // events of the last update (CharacterBatch::events)
-  int events_dropped = 0;       // events of the last update that did not fit
-  bool ok = false;              // false: a stage of the last update did not run
+  Transform root;              // world placement of the root part; the engine moves it
+  float time = 0.0f;           // single animation: clip time in seconds
+  float playback_rate = 1.0f;  // single animation: clip seconds per second of dt
+  float scene_time = 0.0f;     // seconds since start: the stack's path-target time
+  Transform root_delta;        // last update's root motion (rule AN9); the engine applies it
+  int event_count = 0;         // events of the last update (CharacterBatch::events)
+  int events_dropped = 0;      // events of the last update that did not fit
+  bool ok = false;             // false: a stage of the last update did not run
 };
 
 /// The characters of a crowd, owned by the caller, built once for one setup. Move it, don't copy
