@@ -1,9 +1,12 @@
 // Whole character frames through the runtime module. BM_FullFrameR15: one frame of one
 // character on the tailed R15 rig (examples/tailed_r15.rig.json): the CMU clip retargeted, feet
 // with pelvis on a 10 degree slope, look-at, one two-bone arm IK and a 3-link tail spring.
-// BM_Batch10k: 10,000 such characters per frame through update_characters() on a two-thread
-// std::thread parallel-for of the bench's own (counter ms_per_frame, wall-clock). BM_BatchSerial:
-// the same on one thread, per character, for a crowd that fits the caches and one that does not.
+// BM_Batch10k: 10,000 such characters per frame in one CharacterBatch through update_characters()
+// on a persistent two-thread pool (worker_pool.hpp; counter ms_per_frame, wall-clock).
+// BM_Batch10kCharacters: the same crowd as 10,000 separate Character values on the same pool, and
+// BM_Batch10kCharactersThreads on a std::thread started per frame with a fixed half each (the
+// batch benchmark until 2026-12-02). BM_BatchSerial (batch) and BM_BatchSerialCharacters: one
+// thread, per character, for a crowd that fits the caches and one that does not.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -20,7 +23,9 @@
 #include "asterune/retarget/humanoid.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/runtime/character.hpp"
+#include "asterune/runtime/character_batch.hpp"
 #include "bench_rigs.hpp"
+#include "worker_pool.hpp"
 
 namespace {
 
@@ -107,6 +112,12 @@ struct Fixture {
     }
     return out;
   }
+
+  // The same characters (roots, times) in one batch.
+  CharacterBatch batch(size_t count) const {
+    const std::vector<Character> characters = crowd(count);
+    return build_character_batch(setup, characters).value();
+  }
 };
 
 const Fixture& fixture() {
@@ -126,10 +137,46 @@ void BM_FullFrameR15(benchmark::State& state) {
 }
 BENCHMARK(BM_FullFrameR15);
 
+// The engine's pool: two threads in all (the caller and one worker), started once.
+asterune::bench::WorkerPool& pool() {
+  static asterune::bench::WorkerPool p(2);
+  return p;
+}
+
+void per_frame_counters(benchmark::State& state, size_t count) {
+  state.counters["ms_per_frame"] = benchmark::Counter(1e-3 * static_cast<double>(state.iterations()),
+                                                      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["characters"] = static_cast<double>(count);
+}
+
 void BM_Batch10k(benchmark::State& state) {
   const Fixture& f = fixture();
+  CharacterBatch crowd = f.batch(10000);
+  const auto parallel_for = [](std::size_t n, CharacterRange body) { pool()(n, body); };
+  for (auto _ : state) {
+    update_characters(f.setup, crowd, 1.0f / 60.0f, parallel_for);
+    benchmark::DoNotOptimize(&crowd);
+  }
+  per_frame_counters(state, crowd.size());
+}
+BENCHMARK(BM_Batch10k)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_Batch10kCharacters(benchmark::State& state) {
+  const Fixture& f = fixture();
   std::vector<Character> crowd = f.crowd(10000);
-  // The engine's parallel-for: the calling thread takes the first half, one std::thread the rest.
+  const auto parallel_for = [](std::size_t n, CharacterRange body) { pool()(n, body); };
+  for (auto _ : state) {
+    update_characters(f.setup, crowd, 1.0f / 60.0f, parallel_for);
+    benchmark::DoNotOptimize(crowd.data());
+  }
+  per_frame_counters(state, crowd.size());
+}
+BENCHMARK(BM_Batch10kCharacters)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+void BM_Batch10kCharactersThreads(benchmark::State& state) {
+  const Fixture& f = fixture();
+  std::vector<Character> crowd = f.crowd(10000);
+  // A thread per frame: the calling thread takes the first half, one std::thread the rest.
   const auto two_threads = [](std::size_t n, CharacterRange body) {
     const std::size_t half = n / 2;
     std::thread other([&] { body(half, n); });
@@ -140,16 +187,33 @@ void BM_Batch10k(benchmark::State& state) {
     update_characters(f.setup, crowd, 1.0f / 60.0f, two_threads);
     benchmark::DoNotOptimize(crowd.data());
   }
-  state.counters["ms_per_frame"] = benchmark::Counter(1e-3 * static_cast<double>(state.iterations()),
-                                                      benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-  state.counters["characters"] = static_cast<double>(crowd.size());
+  per_frame_counters(state, crowd.size());
 }
-BENCHMARK(BM_Batch10k)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Batch10kCharactersThreads)->UseRealTime()->Unit(benchmark::kMillisecond);
 
-// The batch on one thread for a crowd of 100 (about 1 MB of state, mostly in cache) and of 10,000
-// (100 MB: every character's state comes from memory). The gap between the two is what the
-// batch's prefetch of the next character has to hide (counter us_per_character).
+// One thread, a crowd of 100 (about 1 MB of state, mostly in cache) and of 10,000 (100 MB: every
+// character's state comes from memory), per character (counter us_per_character). Timed in CPU
+// time (one thread: its CPU time is its cost), so they pair with the kernel's CPU time and a
+// loaded machine's waits for a core do not enter them.
+void per_character_counter(benchmark::State& state, size_t count) {
+  state.counters["us_per_character"] =
+      benchmark::Counter(1e-6 * static_cast<double>(state.iterations()) * static_cast<double>(count),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 void BM_BatchSerial(benchmark::State& state) {
+  const Fixture& f = fixture();
+  CharacterBatch crowd = f.batch(static_cast<size_t>(state.range(0)));
+  const auto serial = [](std::size_t n, CharacterRange body) { body(0, n); };
+  for (auto _ : state) {
+    update_characters(f.setup, crowd, 1.0f / 60.0f, serial);
+    benchmark::DoNotOptimize(&crowd);
+  }
+  per_character_counter(state, crowd.size());
+}
+BENCHMARK(BM_BatchSerial)->Arg(100)->Arg(10000);
+
+void BM_BatchSerialCharacters(benchmark::State& state) {
   const Fixture& f = fixture();
   std::vector<Character> crowd = f.crowd(static_cast<size_t>(state.range(0)));
   const auto serial = [](std::size_t n, CharacterRange body) { body(0, n); };
@@ -157,11 +221,9 @@ void BM_BatchSerial(benchmark::State& state) {
     update_characters(f.setup, crowd, 1.0f / 60.0f, serial);
     benchmark::DoNotOptimize(crowd.data());
   }
-  state.counters["us_per_character"] =
-      benchmark::Counter(1e-6 * static_cast<double>(state.iterations()) * static_cast<double>(crowd.size()),
-                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  per_character_counter(state, crowd.size());
 }
-BENCHMARK(BM_BatchSerial)->Arg(100)->Arg(10000)->UseRealTime();
+BENCHMARK(BM_BatchSerialCharacters)->Arg(100)->Arg(10000);
 
 }  // namespace
 

@@ -1,10 +1,10 @@
 #include "asterune/runtime/character.hpp"
 
 #include <cmath>
-#include <cstring>
 
 #include "asterune/core/prefetch.hpp"
 #include "asterune/rig/rig.hpp"
+#include "runtime/character_frame.hpp"
 
 namespace asterune {
 
@@ -21,15 +21,6 @@ TrackDesc single_track(const CharacterSetup& setup, float time) {
   d.hold_end = !d.looped;
   d.time = std::isfinite(time) ? time : 0.0f;
   return d;
-}
-
-// The stack runs only on the root it accepts (ControlStack::update): finite, and still finite
-// once its rotation is normalized.
-bool root_usable(const Transform& root) {
-  if (!is_finite(root)) return false;
-  Transform r = root;
-  r.rotation = glm::normalize(r.rotation);
-  return is_finite(r);
 }
 
 }  // namespace
@@ -60,29 +51,9 @@ Result<Character> build_character(const CharacterSetup& setup, std::span<const C
 }
 
 bool update_character(const CharacterSetup& setup, Character& c, float dt) {
-  c.ok = false;
-  c.event_count = c.events_dropped = 0;
-  c.root_delta = Transform::identity();
-  if (!setup.rig) return false;
-  const Rig& rig = *setup.rig;
-  const bool single = setup.tracks.empty();
-  if (single) {
-    // The single animation's track follows the character's own time and rate fields.
-    if (c.animator.track_count() != 1) return false;
-    if (std::memcmp(&c.time, &c.animator.state(0).time_position, sizeof(float)) != 0) c.animator.set_time(0, c.time);
-    c.animator.adjust_speed(0, std::isfinite(c.playback_rate) ? c.playback_rate : 0.0f);
-  }
-  if (c.world.size() != static_cast<size_t>(rig.joint_count())) return false;
-  const AnimatorReport r = c.animator.update(rig, dt, c.pose.local, c.pose.coverage, c.events);
-  if (!r.ok) return false;
-  c.event_count = r.events_written;
-  c.events_dropped = r.events_dropped;
-  c.root_delta = r.root_delta;
-  if (single) c.time = c.animator.state(0).time_position;
-  if (std::isfinite(dt) && dt > 0.0f) c.scene_time += dt;
-  if (!root_usable(c.root)) return false;  // the stack would refuse it (nothing would run)
-  c.stack.update(rig, StackFrame{c.root, dt, c.scene_time, setup.ground}, c.pose, c.world);
-  c.ok = true;
+  if (!detail::animate_character(setup, c, c.animator, c.pose.local, c.pose.coverage, c.world.size(), c.events, dt))
+    return false;
+  detail::control_character(setup, c, c.stack, c.pose.local, c.pose.coverage, c.world, dt);
   return true;
 }
 
