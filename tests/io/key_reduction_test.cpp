@@ -3,9 +3,11 @@
 // read back: the KeyframeSequence through parse_keyframe_sequence and the library's native
 // playback, the GLB through tinygltf (compiled in gltf_writer_test.cpp) with glm slerp/lerp.
 // Every part's world position, at every frame and halfway between frames, must stay within
-// the tolerance of the unreduced playback. Key count: the issue's goal is 15%; the greedy
-// reducer keeps about 45% on this clip (0.005 studs is the capture's jitter, docs/cli.md), so
-// the check holds that figure (50%) against regressions.
+// the tolerance of the unreduced playback (every key is a frame time, so the frames and their
+// midpoints hold every key and every point halfway between two keys). Key count: the issue's
+// goal is 15%; the fitted reducer keeps 39.7% (.rbxmx) and 38.6% (.glb) of the keys on this clip,
+// held here at 41% against regressions. 15% is out of reach of linear keys at 0.005 studs: the
+// parts' own world paths need about a third of the frames as polyline corners (docs/cli.md).
 // Same configuration as gltf_writer_test.cpp, which compiles the implementation.
 #define TINYGLTF_NO_STB_IMAGE
 #define TINYGLTF_NO_STB_IMAGE_WRITE
@@ -139,6 +141,7 @@ TEST_CASE("F7: CMU 131_01 at 60 Hz reduced at 0.005 studs, read back from the Ke
   const io::KeyReduction r = io::reduce_keys(io::keyframe_sequence_tracks(rig, frames), kTolerance);
   io::KeyframeSequenceOptions options;
   options.joint_keys = r.keys;
+  options.joint_key_values = r.values;
   const Result<std::string> text = io::write_keyframe_sequence(rig, frames, options);
   REQUIRE(text.ok());
   auto back = io::parse_keyframe_sequence(text.value(), "reduced.rbxmx");
@@ -148,7 +151,7 @@ TEST_CASE("F7: CMU 131_01 at 60 Hz reduced at 0.005 studs, read back from the Ke
   for (const ClipTrack& t : clip.tracks) keys += t.rotation_times.size();
   const size_t all = frames.size() * static_cast<size_t>(rig.joint_count());
   CHECK(keys == r.keys_after);
-  CHECK(static_cast<double>(keys) <= 0.5 * static_cast<double>(all));
+  CHECK(static_cast<double>(keys) <= 0.41 * static_cast<double>(all));
 
   auto binding = build_animation_binding(clip, rig, nullptr, nullptr);
   REQUIRE(binding);
@@ -182,6 +185,7 @@ TEST_CASE("F7: CMU 131_01 at 60 Hz reduced at 0.005 studs, read back from the GL
   const std::string path = (dir / "reduced.glb").string();
   io::GltfWriteOptions options;
   options.node_keys = r.keys;
+  options.node_key_values = r.values;
   REQUIRE(io::write_gltf_file(path, rig, frames, options));
   tinygltf::Model m;
   tinygltf::TinyGLTF loader;
@@ -216,7 +220,7 @@ TEST_CASE("F7: CMU 131_01 at 60 Hz reduced at 0.005 studs, read back from the GL
     }
   }
   CHECK(keys == r.keys_after);
-  CHECK(static_cast<double>(keys) <= 0.5 * static_cast<double>(frames.size() * nn));
+  CHECK(static_cast<double>(keys) <= 0.41 * static_cast<double>(frames.size() * nn));
 
   // Node parents from the file; locals at time t from the keys (glTF LINEAR: lerp, slerp).
   std::vector<int> parent(nn, -1);

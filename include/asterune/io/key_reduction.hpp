@@ -39,6 +39,8 @@ struct KeyTracks {
 
 struct KeyReduction {
   std::vector<std::vector<int>> keys;  // per track: the kept frame indices, increasing
+  /// Per track, per kept key: the local to write at that key (fitted, not the frame's own).
+  std::vector<std::vector<Transform>> values;
   size_t keys_before = 0;              // tracks x frames
   size_t keys_after = 0;
   float max_error = 0.0f;              // studs: the largest world position error found, checked after reduction
@@ -50,7 +52,8 @@ KeyReduction reduce_keys(const KeyTracks& tracks, float tolerance);
 /// The largest distance between any part's world position played from `keys` and from every
 /// frame, over every frame time and every midpoint between consecutive frames (the check
 /// reduce_keys() keeps; tests and the CLI report use it).
-float key_reduction_error(const KeyTracks& tracks, const std::vector<std::vector<int>>& keys);
+float key_reduction_error(const KeyTracks& tracks, const std::vector<std::vector<int>>& keys,
+                          const std::vector<std::vector<Transform>>& values = {});
 
 /// The tracks --out FILE.rbxmx plays: one per joint (layout order), local = the frame's motor
 /// transform T, pre = C0 (after the joint's anchor when it has no parent joint), post = C1^-1,
