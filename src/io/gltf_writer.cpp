@@ -221,7 +221,8 @@ Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const Fr
           kp.insert(kp.end(), {v.position.x, v.position.y, v.position.z});
           q = glm::vec4(r.x, r.y, r.z, r.w);
         } else {
-          kp.insert(kp.end(), translations[n].begin() + static_cast<long>(3 * uf), translations[n].begin() + static_cast<long>(3 * uf + 3));
+          const auto from = translations[n].begin() + static_cast<long>(3 * uf);
+          kp.insert(kp.end(), from, from + 3);
         }
         if (kt.size() > 1 && glm::dot(prev, q) < 0.0f) q = -q;
         prev = q;

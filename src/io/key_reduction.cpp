@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 
-
 namespace asterune::io {
 namespace {
 
@@ -97,7 +96,8 @@ std::vector<Transform> locals_from_keys(const KeyTracks& k, const std::vector<st
   const size_t count = sample_count(k.times.size());
   std::vector<Transform> local(count * n);
   for (size_t i = 0; i < n; ++i) {
-    const std::vector<Transform> t = track_locals(k, i, keys[i], values.size() == n ? values[i] : std::vector<Transform>{}, how);
+    const std::vector<Transform> none;
+    const std::vector<Transform> t = track_locals(k, i, keys[i], values.size() == n ? values[i] : none, how);
     for (size_t s = 0; s < count; ++s) local[s * n + i] = t[s];
   }
   return local;
@@ -270,6 +270,18 @@ struct TrackFit {
       Transform best_value = k.local[(a + 1) * k.track_count() + track];
       int misses = 0;
       for (size_t b = a + 1; b < frames && misses < kLookahead; ++b) {
+        if (a == 0) {  // the first span fits both its keys
+          const std::vector<Transform> two = refit({0, static_cast<int>(b)});
+          if (span_error(0, two[0], b, two[1], 0, 2 * b, budget) <= budget) {
+            values[0] = two[0];
+            best = b;
+            best_value = two[1];
+            misses = 0;
+          } else {
+            ++misses;
+          }
+          continue;
+        }
         const Transform B = fit_end(a, values.back(), b);
         if (span_error(a, values.back(), b, B, 2 * a + 1, 2 * b, budget) <= budget) {
           best = b;

@@ -218,7 +218,8 @@ Result<std::string> write_keyframe_sequence(const Rig& rig, std::span<const Fram
       const auto [j, parent] = todo.back();
       todo.pop_back();
       // An unkeyed parent of a keyed Pose holds its children with Weight 0 (no key, rule F7).
-      pugi::xml_node p = w.pose(parent, rig.child_name(j), pose_cframe(j, f), keyed[static_cast<size_t>(j)] ? 1.0f : 0.0f, linear);
+      const float weight = keyed[static_cast<size_t>(j)] ? 1.0f : 0.0f;
+      pugi::xml_node p = w.pose(parent, rig.child_name(j), pose_cframe(j, f), weight, linear);
       const auto& kids = children[static_cast<size_t>(j) + 1];
       for (auto it = kids.rbegin(); it != kids.rend(); ++it)
         if (needed[static_cast<size_t>(*it)]) todo.emplace_back(*it, p);

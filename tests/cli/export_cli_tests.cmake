@@ -58,7 +58,7 @@ else()
   endif()
 endif()
 # Bad tolerances: one line, exit 2 (rule F7, F3).
-foreach(bad -1 0 nan inf 1e99 abc "")
+foreach(bad -1 0 nan inf -inf 1e99 abc "")
   expect_bad("--tolerance" --out "${TMP}/bad.rbxmx" --tolerance "${bad}")
 endforeach()
 expect_bad("--tolerance" --tolerance 0.01)  # needs --out

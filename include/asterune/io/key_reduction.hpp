@@ -9,11 +9,12 @@
 // is the local that puts its part exactly where the unreduced export has it, given its parent
 // as already reduced: so a child corrects its ancestors' errors instead of adding to them, and
 // the budget is not split along a chain. Keys are chosen greedily: from each key, the farthest
-// next key whose least-squares value (given the previous key's) keeps every part of the
-// track's subtree (descendants still unreduced) within 95% of the tolerance over the span;
-// then all the track's key values are refitted together by least squares (kept when they hold
-// too). A track that never translates keeps its position. Key values are fitted, not the
-// frames' own, so they can pass through the middle of the capture's wobble. Every check
+// next key whose least-squares value (given the previous key's; the first span fits both)
+// keeps every part of the track's subtree (descendants still unreduced) within 95% of the
+// tolerance over the span; then all the track's key values are refitted together by least
+// squares (kept when they hold too). A track that never translates keeps its position. Key
+// values are fitted, not the frames' own, so they can pass through the middle of a wobble
+// (tests/io/key_reduction_test.cpp). Every check
 // plays the keys as the file does, so when the last track is fitted every part has been
 // checked on its final state; a final whole-body check over every frame and midpoint (with
 // nlerp and with exact slerp) confirms it, retrying at smaller budgets if it ever fails. First
