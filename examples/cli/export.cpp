@@ -55,27 +55,31 @@ OutReport write_out_file(const std::string& path, const Run& run, std::span<cons
   check_out_path(path);
   const std::string ext = lower_extension(path);
   OutReport report;
-  auto reduce = [&](const io::KeyTracks& tracks) -> std::vector<std::vector<int>> {  // rule F7
+  auto reduce = [&](const io::KeyTracks& tracks) -> io::KeyReduction {  // rule F7
     if (!(options.tolerance > 0.0f)) {  // every key kept
       report.keys_before = report.keys_after = tracks.track_count() * tracks.times.size();
       return {};
     }
     io::KeyReduction r = io::reduce_keys(tracks, options.tolerance);
     report = OutReport{r.keys_before, r.keys_after, r.max_error};
-    return std::move(r.keys);
+    return r;
   };
   if (ext == ".rbxmx") {
     io::KeyframeSequenceOptions k;
     k.name = std::filesystem::path(path).stem().string();
     k.loop = options.loop;
     k.priority = options.priority;
-    k.joint_keys = reduce(io::keyframe_sequence_tracks(run.rig, frames));
+    io::KeyReduction r = reduce(io::keyframe_sequence_tracks(run.rig, frames));
+    k.joint_keys = std::move(r.keys);
+    k.joint_key_values = std::move(r.values);
     k.markers = frame_markers(frames);
     const Status s = io::write_keyframe_sequence_file(path, run.rig, frames, k);
     if (!s) throw CliError(s.message());
   } else {
     io::GltfWriteOptions g;
-    g.node_keys = reduce(io::gltf_node_tracks(run.rig, frames));
+    io::KeyReduction r = reduce(io::gltf_node_tracks(run.rig, frames));
+    g.node_keys = std::move(r.keys);
+    g.node_key_values = std::move(r.values);
     if (Status s = io::write_gltf_file(path, run.rig, frames, std::move(g)); !s) throw CliError(s.message());
   }
   return report;

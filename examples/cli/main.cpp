@@ -177,8 +177,8 @@ int main(int argc, char** argv) {
   auto* out = app.add_option("--out", opt.out,
                              "also write every solved frame of the run to FILE, format by extension: .rbxmx = Roblox "
                              "KeyframeSequence (Keyframes at the frame times that key a joint after the --tolerance key "
-                             "reduction, Pose CFrame = the joint's T, Weight 1, linear easing) for Roblox Studio's "
-                             "Animation Editor; .glb / .gltf = glTF 2.0")
+                             "reduction, Pose CFrame = the joint's T as the reduction fits it, Weight 1, linear easing) "
+                             "for Roblox Studio's Animation Editor; .glb / .gltf = glTF 2.0")
                   ->type_name("FILE");
   app.add_option("--tolerance", opt.tolerance,
                  "with --out: keys are removed per joint while every part's world position, at every frame and "

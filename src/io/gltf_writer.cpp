@@ -205,12 +205,25 @@ Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const Fr
     if (sparse) {  // rule F7: this node's kept keys only, rotations kept in one hemisphere
       std::vector<float> kt, kp, kr;
       glm::vec4 prev(0.0f);
-      for (int f : options.node_keys[n]) {
+      const auto& keys = options.node_keys[n];
+      // The reduction's fitted values when given, else the frame's own local.
+      const bool fitted = options.node_key_values.size() == nn && options.node_key_values[n].size() == keys.size();
+      for (size_t m = 0; m < keys.size(); ++m) {
+        const int f = keys[m];
         if (f < 0 || static_cast<size_t>(f) >= frames.size()) return make_error("glTF export: node key out of range");
         const auto uf = static_cast<size_t>(f);
         kt.push_back(times[uf]);
-        kp.insert(kp.end(), translations[n].begin() + static_cast<long>(3 * uf), translations[n].begin() + static_cast<long>(3 * uf + 3));
         glm::vec4 q(rotations[n][4 * uf], rotations[n][4 * uf + 1], rotations[n][4 * uf + 2], rotations[n][4 * uf + 3]);
+        if (fitted) {
+          const Transform& v = options.node_key_values[n][m];
+          if (!is_finite(v)) return make_error("glTF export: node key value is not finite");
+          const glm::quat r = glm::normalize(v.rotation);
+          kp.insert(kp.end(), {v.position.x, v.position.y, v.position.z});
+          q = glm::vec4(r.x, r.y, r.z, r.w);
+        } else {
+          const auto from = translations[n].begin() + static_cast<long>(3 * uf);
+          kp.insert(kp.end(), from, from + 3);
+        }
         if (kt.size() > 1 && glm::dot(prev, q) < 0.0f) q = -q;
         prev = q;
         kr.insert(kr.end(), {q.x, q.y, q.z, q.w});

@@ -181,6 +181,18 @@ Result<std::string> write_keyframe_sequence(const Rig& rig, std::span<const Fram
   const bool sparse = options.joint_keys.size() == static_cast<size_t>(n);
   std::vector<unsigned char> keyed(static_cast<size_t>(n), 1), needed(static_cast<size_t>(n), 1);
   std::vector<float> frame_times;  // times that got a Keyframe (markers elsewhere get their own)
+  // A keyed joint's CFrame: the reduction's fitted value when there is one, else the frame's T.
+  auto pose_cframe = [&](int j, size_t f) -> Transform {
+    const auto uj = static_cast<size_t>(j);
+    if (sparse && options.joint_key_values.size() == static_cast<size_t>(n) &&
+        options.joint_key_values[uj].size() == options.joint_keys[uj].size()) {
+      const auto& keys = options.joint_keys[uj];
+      const auto it = std::lower_bound(keys.begin(), keys.end(), static_cast<int>(f));
+      if (it != keys.end() && *it == static_cast<int>(f))
+        return options.joint_key_values[uj][static_cast<size_t>(it - keys.begin())];
+    }
+    return frames[f].local[uj];
+  };
   for (size_t f = 0; f < frames.size(); ++f) {
     const FrameRecord& rec = frames[f];
     if (sparse) {
@@ -206,8 +218,8 @@ Result<std::string> write_keyframe_sequence(const Rig& rig, std::span<const Fram
       const auto [j, parent] = todo.back();
       todo.pop_back();
       // An unkeyed parent of a keyed Pose holds its children with Weight 0 (no key, rule F7).
-      pugi::xml_node p = w.pose(parent, rig.child_name(j), rec.local[static_cast<size_t>(j)],
-                                keyed[static_cast<size_t>(j)] ? 1.0f : 0.0f, linear);
+      const float weight = keyed[static_cast<size_t>(j)] ? 1.0f : 0.0f;
+      pugi::xml_node p = w.pose(parent, rig.child_name(j), pose_cframe(j, f), weight, linear);
       const auto& kids = children[static_cast<size_t>(j) + 1];
       for (auto it = kids.rbegin(); it != kids.rend(); ++it)
         if (needed[static_cast<size_t>(*it)]) todo.emplace_back(*it, p);

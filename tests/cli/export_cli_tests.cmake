@@ -44,20 +44,21 @@ if(NOT ERR MATCHES "run.gltf: 2016 keys reduced to ")  # 126 frames x 16 nodes b
 endif()
 
 # Rule F7: CMU 131_01 at 60 Hz, reduced at the default 0.005 studs. The issue's goal is 15% of the
-# keys; the greedy reducer keeps about 45% (docs/cli.md), held here at 50% against regressions.
+# keys, out of reach of linear keys at that bound; the fitted reducer keeps 39.7% (docs/cli.md),
+# held here at 41% against regressions.
 run(--rig builtin:r15 --clip tests/data/bvh/cmu_131_01_start_walk_stop.bvh --all-frames --format csv
     --out "${TMP}/walk.rbxmx")
 require_ok_keys("--out walk.rbxmx")
 if(NOT ERR MATCHES "walk.rbxmx: ([0-9]+) keys reduced to ([0-9]+) ")
   message(SEND_ERROR "FAIL: walk.rbxmx: no key report: ${ERR}")
 else()
-  math(EXPR limit "${CMAKE_MATCH_1} * 50 / 100")
+  math(EXPR limit "${CMAKE_MATCH_1} * 41 / 100")
   if(CMAKE_MATCH_2 GREATER limit)
-    message(SEND_ERROR "FAIL: walk.rbxmx kept ${CMAKE_MATCH_2} of ${CMAKE_MATCH_1} keys (more than 50%)")
+    message(SEND_ERROR "FAIL: walk.rbxmx kept ${CMAKE_MATCH_2} of ${CMAKE_MATCH_1} keys (more than 41%)")
   endif()
 endif()
 # Bad tolerances: one line, exit 2 (rule F7, F3).
-foreach(bad -1 0 nan inf 1e99 abc "")
+foreach(bad -1 0 nan inf -inf 1e99 abc "")
   expect_bad("--tolerance" --out "${TMP}/bad.rbxmx" --tolerance "${bad}")
 endforeach()
 expect_bad("--tolerance" --tolerance 0.01)  # needs --out

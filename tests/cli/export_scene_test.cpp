@@ -382,7 +382,7 @@ TEST_CASE("svg and out files use the rig's own root part, where the scene's root
   }
 }
 
-TEST_CASE("--out FILE.rbxmx writes each foot contact start as a Footstep KeyframeMarker, read back (rule RT17)",
+TEST_CASE("export: --out FILE.rbxmx writes each foot contact start as a Footstep KeyframeMarker, read back (rule RT17)",
           "[cli][out][contacts]") {
   // CMU 131_01 on builtin:r15: the run's frames carry the feet's contact states; every frame where
   // a foot goes down (or is down at the first frame) must come back from the file as a Footstep
@@ -415,4 +415,62 @@ TEST_CASE("--out FILE.rbxmx writes each foot contact start as a Footstep Keyfram
     CHECK(got[k].first == Approx(want[k].first).margin(1e-6));
     CHECK(got[k].second == want[k].second);
   }
+}
+
+TEST_CASE("export: --out FILE.rbxmx --tolerance 0.005 on CMU 131_01 at 60 Hz: at most 41% of the keys, read back with --clip "
+          "within the tolerance at every frame and halfway (rule F7)",
+          "[cli][out][keys]") {
+  // The reduced file and the unreduced one (every key: OutOptions::tolerance 0) are both read
+  // back the way `--clip FILE.rbxmx` reads them and played at half the step (1/120 s): every
+  // frame time of the export, every midpoint between frames, and so every key and every midpoint
+  // between two keys. Every part's world position must agree within the tolerance. Keys: the
+  // issue's goal is 15%, out of reach of linear keys at 0.005 studs (docs/cli.md); the fitted
+  // reducer keeps 39.7%, held at 41% against regressions.
+  const test::TempDir tmp("cli_keys");
+  cli::RunRequest request;
+  request.rig = "builtin:r15";
+  request.clip = std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_131_01_start_walk_stop.bvh";
+  cli::Run run = cli::make_run(request);
+  REQUIRE(run.frames > 400);  // the whole clip (--all-frames)
+  const std::vector<io::FrameRecord> recs = run_all(run);
+  const std::filesystem::path reduced = tmp / "walk.rbxmx", full = tmp / "walk_full.rbxmx";
+  const cli::OutReport report = cli::write_out_file(reduced.string(), run, recs, cli::OutOptions{});
+  cli::OutOptions every;
+  every.tolerance = 0.0f;
+  cli::write_out_file(full.string(), run, recs, every);
+  const size_t all = recs.size() * static_cast<size_t>(run.rig.joint_count());
+  CHECK(report.keys_before == all);
+
+  // Keys in the file: Poses with Weight 1 (an unkeyed parent of a keyed Pose has Weight 0).
+  pugi::xml_document doc;
+  REQUIRE(doc.load_file(reduced.c_str()));
+  size_t keys = 0;
+  for (const pugi::xpath_node& p : doc.select_nodes("//Item[@class='Pose']")) {
+    const pugi::xml_node w = p.node().select_node("Properties/float[@name='Weight']").node();
+    const pugi::xml_node name = p.node().select_node("Properties/string[@name='Name']").node();
+    if (w && std::string(w.child_value()) == "1" && std::string(name.child_value()) != "HumanoidRootPart") ++keys;
+  }
+  CHECK(keys == report.keys_after);
+  CHECK(static_cast<double>(keys) <= 0.41 * static_cast<double>(all));
+
+  auto play = [&](const std::filesystem::path& file) {
+    cli::RunRequest back;
+    back.rig = "builtin:r15";
+    back.clip = file.string();
+    back.dt = 0.5f * (recs[1].time - recs[0].time);
+    back.frames = 2 * static_cast<int>(recs.size()) - 1;
+    cli::Run r = cli::make_run(back);
+    return run_all(r);
+  };
+  const std::vector<io::FrameRecord> want = play(full), got = play(reduced);
+  REQUIRE(want.size() == got.size());
+  float worst = 0.0f;
+  for (size_t s = 0; s < want.size(); ++s)
+    for (size_t j = 0; j < want[s].world.size(); ++j)
+      worst = std::max(worst, glm::length(got[s].world[j].position - want[s].world[j].position));
+  CHECK(worst <= cli::OutOptions::kDefaultTolerance);
+  // And the unreduced file replays the run itself at its frames (the reference is the export).
+  for (size_t f = 0; f < recs.size(); f += 7)
+    for (size_t j = 0; j < recs[f].world.size(); ++j)
+      CHECK(glm::length(want[2 * f].world[j].position - recs[f].world[j].position) <= 1e-3f);
 }

@@ -35,6 +35,10 @@ struct GltfWriteOptions {
   /// child part), the increasing indices into `frames` that key it; each node's channels then
   /// get their own times. Empty: every frame keys every node.
   std::vector<std::vector<int>> node_keys;
+  /// Per node, per key of node_keys: the node's local (translation, rotation) written there
+  /// (the key reduction's fitted values). Empty, or a node's list not matching its keys: the
+  /// frame's own.
+  std::vector<std::vector<Transform>> node_key_values;
 };
 
 /// Encodes the rig and `frames` (in time order, each with rig.joint_count() world placements)

@@ -4,14 +4,21 @@
 // stays within a tolerance of the unreduced playback, at every frame time and halfway between
 // frames. The check is on the whole body: a track's error moves everything below it.
 //
-// Algorithm: greedy removal with a world-space check. Passes over the tracks (parents first),
-// each trying to remove every interior key of every track (left to right): a removal is kept
-// when every part in the track's subtree, over the span between the key's kept neighbours
-// (which is all the removal changes), stays within the pass's budget of the unreduced
-// positions, with every other track as currently reduced. The budget grows over four passes
-// (1/4, 1/2, 3/4, 1 of the tolerance) so no single track (the root) spends all of it. Every
-// accepted step is checked against the current state of every track, so the result holds the
-// tolerance by construction. First and last keys always stay.
+// Algorithm: curve fitting with fitted key values (as ACL-style compressors do), checked in
+// world space. Tracks are fitted one at a time, parents first. A track's target at each sample
+// is the local that puts its part exactly where the unreduced export has it, given its parent
+// as already reduced: so a child corrects its ancestors' errors instead of adding to them, and
+// the budget is not split along a chain. Keys are chosen greedily: from each key, the farthest
+// next key whose least-squares value (given the previous key's; the first span fits both)
+// keeps every part of the track's subtree (descendants still unreduced) within 95% of the
+// tolerance over the span; then all the track's key values are refitted together by least
+// squares (kept when they hold too). A track that never translates keeps its position. Key
+// values are fitted, not the frames' own, so they can pass through the middle of a wobble
+// (tests/io/key_reduction_test.cpp). Every check
+// plays the keys as the file does, so when the last track is fitted every part has been
+// checked on its final state; a final whole-body check over every frame and midpoint (with
+// nlerp and with exact slerp) confirms it, retrying at smaller budgets if it ever fails. First
+// and last frames always key.
 #pragma once
 
 #include <vector>
@@ -39,18 +46,24 @@ struct KeyTracks {
 
 struct KeyReduction {
   std::vector<std::vector<int>> keys;  // per track: the kept frame indices, increasing
+  /// Per track, per kept key: the local to write at that key (fitted, not the frame's own).
+  std::vector<std::vector<Transform>> values;
   size_t keys_before = 0;              // tracks x frames
   size_t keys_after = 0;
   float max_error = 0.0f;              // studs: the largest world position error found, checked after reduction
 };
 
-/// Reduces every track's keys within `tolerance` (studs, > 0). Allocates (export time).
+/// Reduces every track's keys within `tolerance` (studs, > 0; otherwise every frame keys every
+/// track with its own value). Allocates (export time).
 KeyReduction reduce_keys(const KeyTracks& tracks, float tolerance);
 
-/// The largest distance between any part's world position played from `keys` and from every
-/// frame, over every frame time and every midpoint between consecutive frames (the check
-/// reduce_keys() keeps; tests and the CLI report use it).
-float key_reduction_error(const KeyTracks& tracks, const std::vector<std::vector<int>>& keys);
+/// The largest distance between any part's world position played from `keys` (with `values`,
+/// per track per key; empty: the frames' own locals) and from every frame, over every frame
+/// time and every midpoint between consecutive frames, the larger of nlerp_or_slerp playback
+/// (the library's sampler) and exact slerp (Roblox, glTF viewers): the check reduce_keys()
+/// keeps; tests and the CLI report use it.
+float key_reduction_error(const KeyTracks& tracks, const std::vector<std::vector<int>>& keys,
+                          const std::vector<std::vector<Transform>>& values = {});
 
 /// The tracks --out FILE.rbxmx plays: one per joint (layout order), local = the frame's motor
 /// transform T, pre = C0 (after the joint's anchor when it has no parent joint), post = C1^-1,

@@ -51,6 +51,9 @@ struct KeyframeSequenceOptions {
   /// no Keyframe; an unkeyed joint whose descendants are keyed gets a Weight 0 Pose (which
   /// carries no key) to hold their Poses.
   std::vector<std::vector<int>> joint_keys;
+  /// Per joint, per key of joint_keys: the Pose CFrame written there (the key reduction's
+  /// fitted values). Empty, or a joint's list not matching its keys: the frame's own T.
+  std::vector<std::vector<Transform>> joint_key_values;
 };
 
 /// The animator's TrackPriority for a file's AnimationPriority: the same name (Core, Idle,
