@@ -287,7 +287,7 @@ ClampedReference clamped_reference(const DVec& pivot, const DVec& eye, const DVe
 
 }  // namespace
 
-TEST_CASE("a clamped full share with parallax agrees with a second formulation (angles, double, bisection)", "[look_at]") {
+TEST_CASE("a clamped full share with parallax agrees with a second formulation in double by bisection", "[look_at]") {
   // rule LA1, LA2: the yaw-clamped closed form against clamped_reference() above, over eyes off
   // the pivot, level and pitched facings, and targets 91-140 degrees off, near and far, above
   // and below (some on the pitch limit).
