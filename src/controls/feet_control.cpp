@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "controls/ground_detail.hpp"
 #include "controls/rig_chain.hpp"
 #include "asterune/math/scalar.hpp"
 #include "asterune/rig/rig.hpp"

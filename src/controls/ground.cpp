@@ -1,5 +1,5 @@
-// Library ground shapes and the pure pieces of ground adaptation (include/asterune/controls/ground.hpp,
-// docs/ground.md).
+// Library ground shapes (include/asterune/controls/ground.hpp) and the pure pieces of ground
+// adaptation (src/controls/ground_detail.hpp); docs/ground.md.
 #include "asterune/controls/ground.hpp"
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <string>
 
 #include "asterune/math/transform.hpp"
+#include "controls/ground_detail.hpp"
 
 namespace asterune {
 
@@ -252,7 +253,11 @@ Result<Ground> build_ground(const GroundDesc& desc) {
   return g;
 }
 
-// --- pure pieces ------------------------------------------------------------------------------
+}  // namespace asterune
+
+// --- pure pieces (src/controls/ground_detail.hpp) -----------------------------------------------
+
+namespace asterune::detail {
 
 GroundLift clamp_ground_lift(bool hit, float delta, float max_lift) {
   GroundLift out;
@@ -305,13 +310,19 @@ glm::quat capped_tilt(const glm::vec3& up, const glm::vec3& normal, float max_ti
   if (!(s > 1e-7f) || c <= -0.999999f) return identity;  // parallel or opposite: no defined tilt
   float angle = std::atan2(s, c);
   const float cap = max_tilt_rad > 0.0f ? max_tilt_rad : 0.0f;
-  if (angle > cap) {
+  const bool cut = angle > cap;
+  if (cut) {
     angle = cap;
     if (capped) *capped = true;
   }
   if (tilt_rad) *tilt_rad = angle;
   if (angle == 0.0f) return identity;
-  return glm::angleAxis(angle, axis / s);
+  if (cut) return glm::angleAxis(angle, axis / s);
+  // The whole arc: the half-vector quaternion (1 + c, up x normal), normalized, is the same
+  // rotation without the sine and cosine of the half angle.
+  const float w = 1.0f + c;
+  const float inv = 1.0f / std::sqrt(w * w + s * s);
+  return glm::quat(w * inv, axis.x * inv, axis.y * inv, axis.z * inv);
 }
 
 float smoothing_response(float dt, float tau) {
@@ -337,4 +348,4 @@ glm::vec3 smooth_direction(const glm::vec3& current, const glm::vec3& target, fl
   return glm::normalize(glm::angleAxis(angle, axis / s) * current);
 }
 
-}  // namespace asterune
+}  // namespace asterune::detail

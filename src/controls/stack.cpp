@@ -449,11 +449,28 @@ void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, std::sp
     s.changed[k] = 1;
     ++rep.changed_joints;
   }
+  // The joints to place again: the subtrees of the changed joints not inside another's. When
+  // they cost more than the whole walk four joints at a time (about one joint per root and
+  // three per block of four), the whole walk runs instead: it gives every joint the same bits
+  // as a one-at-a-time walk (world.cpp), and the joints outside the subtrees are recomputed
+  // from unchanged inputs, so nothing but the time differs (a pelvis moves the whole body).
+  int stale = 0;
   int refreshed_end = -1;
   for (size_t k = 0; k < joints.size(); ++k) {
     if (!s.changed[k] || joints[k] < refreshed_end) continue;
-    evaluate_world_subtree(rig, frame.root, local, world, joints[k]);
     refreshed_end = rig.subtree_end(joints[k]);
+    stale += refreshed_end - joints[k];
+  }
+  const int whole_walk = static_cast<int>(rig.walk_roots().size() + 3 * (rig.walk_order().size() / 4));
+  if (stale > 0 && !rig.walk_roots().empty() && stale >= whole_walk) {
+    evaluate_world(rig, frame.root, local, world);
+  } else {
+    refreshed_end = -1;
+    for (size_t k = 0; k < joints.size(); ++k) {
+      if (!s.changed[k] || joints[k] < refreshed_end) continue;
+      evaluate_world_subtree(rig, frame.root, local, world, joints[k]);
+      refreshed_end = rig.subtree_end(joints[k]);
+    }
   }
 
   const bool targetless = !s.has_target && std::visit([](const auto& c) { return targeted_kind(c); }, s.bound);

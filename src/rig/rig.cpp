@@ -13,8 +13,7 @@ namespace asterune {
 namespace {
 
 using detail::FrameLane;
-using detail::kWalkC0Identity;
-using detail::kWalkC1Identity;
+using detail::WalkBlockBits;
 
 // Layout signature hashing on top of the shared FNV-1a (core/hash.hpp).
 struct Hasher {
@@ -357,7 +356,8 @@ Result<Rig> build_rig(const RigDesc& desc) {
     }
     const size_t slots = rig.walk_order_.size();
     rig.walk_lanes_.assign(static_cast<size_t>(FrameLane::kCount) * slots, 0.0f);
-    rig.walk_block_bits_.assign(slots / 4, kWalkC0Identity | kWalkC1Identity);
+    rig.walk_block_bits_.assign(
+        slots / 4, static_cast<unsigned char>(detail::bit(WalkBlockBits::kC0Identity) | detail::bit(WalkBlockBits::kC1Identity)));
     const glm::quat id(1.0f, 0.0f, 0.0f, 0.0f);
     for (size_t s = 0; s < slots; ++s) {
       const size_t j = static_cast<size_t>(rig.walk_order_[s]);
@@ -369,8 +369,8 @@ Result<Rig> build_rig(const RigDesc& desc) {
       static_assert(std::size(v) == static_cast<size_t>(FrameLane::kCount));
       for (size_t k = 0; k < std::size(v); ++k) rig.walk_lanes_[k * slots + s] = v[k];
       unsigned char& bits = rig.walk_block_bits_[s / 4];
-      if (c0.rotation != id) bits = static_cast<unsigned char>(bits & ~kWalkC0Identity);
-      if (c1i.rotation != id) bits = static_cast<unsigned char>(bits & ~kWalkC1Identity);
+      if (c0.rotation != id) bits = static_cast<unsigned char>(bits & ~detail::bit(WalkBlockBits::kC0Identity));
+      if (c1i.rotation != id) bits = static_cast<unsigned char>(bits & ~detail::bit(WalkBlockBits::kC1Identity));
     }
   }
   // Subtree ranges: in pre-order a joint's subtree ends where the next non-descendant starts.

@@ -30,9 +30,14 @@ enum class FrameLane : int {
   kCount
 };
 
-/// walk_block_bits() flags, per block of four walk_order() slots.
-inline constexpr unsigned char kWalkC0Identity = 1;  // every C0 rotation in the block is exactly the identity
-inline constexpr unsigned char kWalkC1Identity = 2;  // every inverse(C1) rotation likewise
+/// walk_block_bits() flags, per block of four walk_order() slots (a scoped bit set: the bytes
+/// hold ORs of these values; read them with has()).
+enum class WalkBlockBits : unsigned char {
+  kC0Identity = 1,  // every C0 rotation in the block is exactly the identity
+  kC1Identity = 2,  // every inverse(C1) rotation likewise
+};
+inline constexpr unsigned char bit(WalkBlockBits b) { return static_cast<unsigned char>(b); }
+inline constexpr bool has(unsigned char bits, WalkBlockBits b) { return (bits & bit(b)) != 0; }
 
 /// Reads Rig's private walk storage (a friend of Rig).
 struct RigWalkAccess {

@@ -81,8 +81,7 @@ inline void scatter(const Quat4& q, const Vec4& p, Transform& a, Transform& b, T
 }
 
 using detail::FrameLane;
-using detail::kWalkC0Identity;
-using detail::kWalkC1Identity;
+using detail::WalkBlockBits;
 
 inline __m128 walk_lane(const Rig& rig, FrameLane k, int s) { return _mm_loadu_ps(detail::walk_lane(rig, k) + s); }
 
@@ -104,12 +103,12 @@ void evaluate_blocks(const Rig& rig, const Transform& root, const Transform* t, 
   const int slots = static_cast<int>(order.size());
   for (int s = 0; s < slots; s += 4) {
     const int j0 = order[s], j1 = order[s + 1], j2 = order[s + 2], j3 = order[s + 3];
-    const unsigned bits = block_bits[static_cast<size_t>(s / 4)];
+    const unsigned char bits = block_bits[static_cast<size_t>(s / 4)];
     Quat4 tq;
     Vec4 tp;
     gather(t[j0], t[j1], t[j2], t[j3], tq, tp);
     Quat4 q = tq;
-    if (!(bits & kWalkC1Identity)) {
+    if (!detail::has(bits, WalkBlockBits::kC1Identity)) {
       q = quat_mul(tq, Quat4{walk_lane(rig, FrameLane::kC1InvQx, s), walk_lane(rig, FrameLane::kC1InvQy, s),
                              walk_lane(rig, FrameLane::kC1InvQz, s), walk_lane(rig, FrameLane::kC1InvQw, s)});
     }
@@ -118,7 +117,7 @@ void evaluate_blocks(const Rig& rig, const Transform& root, const Transform* t, 
     Vec4 p = sse::add(tp, rotate(tq, c1p));
     const Vec4 c0p{walk_lane(rig, FrameLane::kC0Px, s), walk_lane(rig, FrameLane::kC0Py, s),
                    walk_lane(rig, FrameLane::kC0Pz, s)};
-    if (bits & kWalkC0Identity) {
+    if (detail::has(bits, WalkBlockBits::kC0Identity)) {
       p = sse::add(p, c0p);
     } else {
       const Quat4 c0q{walk_lane(rig, FrameLane::kC0Qx, s), walk_lane(rig, FrameLane::kC0Qy, s),

@@ -166,16 +166,28 @@ bool parallax_turn(const LookAtFrame& f, const glm::vec3& pivot, const glm::vec3
 }
 
 // The whole no-roll turn about `pivot` when the yaw is clamped (w0, measured from `eye`, has
-// its heading at a limit), the eye's parallax included. The final heading is then the limit h
-// itself, so only the final pitch is unknown. After the yaw onto h the pitch turns about
-// a = h x up; in the (h, up) plane the eye offset sits at fixed coordinates (al along the
-// facing, be across it), so at facing pitch (c, s) the eye is at (al c - be s, al s + be c), off
-// the plane by oa. The wanted sine of pitch from there, clamp(D . up / |D|) with D = d - eye,
-// must equal s: a scalar fixed point, trig-free, that contracts by about |o| / |D|. Steffensen's
-// extrapolation (two steps, then the Aitken jump) makes it converge in a few evaluations.
-// False when the facing is along up, the target is too close to the eye or the iteration does
-// not settle: the caller then iterates the general way. `w` is the wanted direction measured
-// from the turned eye (the caller's report uses it).
+// its heading at a limit), the eye's parallax included, in closed form. The final heading is
+// then the limit h itself, so only the final pitch p = (c, s) is unknown. After the yaw onto h
+// the pitch turns about a = h x up; in the (h, up) plane the eye offset sits at fixed
+// coordinates (al along the facing, be across it), so at pitch p the eye is at
+// (al c - be s, oa, al s + be c) in (h, a, up) about the pivot, and D = d - eye has
+// x = dh - al c + be s, y = du - al s - be c and z = da (fixed). The facing's pitch is the one
+// wanted from that eye when y / |D| = s, i.e. (c > 0) y c = s H with H = sqrt(x^2 + z^2).
+// Since y c - s x = du c - dh s - be (the target's offset across the facing line, less the
+// eye's), that is
+//   G(p) = du c - (dh + k) s - be = 0,   k = H - x = z^2 / (H + x) >= 0.
+// For a fixed k this is A c - B s = be, (A, B) = (du, dh + k): with r = |(A, B)| the pitch is
+// p = atan2(A, B) - asin(be / r), taken trig-free as (c, s) = ((B cb + A sb) / r, (A cb - B sb) / r),
+// sb = be / r, cb = sqrt(1 - sb^2) (the root of the quadratic in s that faces the target).
+// k depends on p only through the eye's motion (|dk/dp| <= |o| |z| / H): the closed form at the
+// k seen from the unturned eye, then Newton on G with its derivative in closed form,
+//   G' = -(du s + dh c) - c k + s k x' / H,   x' = al s + be c,
+// reach float rounding in one or two steps (trig-free: square roots and one division a step). The pitch limits then clamp s: s - (wanted sine)
+// grows with s while the eye moves less than the target's distance, so the limited fixed
+// point is the clamped root. False when the facing is along up, the target is too close to
+// the eye, or the turned facing is not on the direction wanted from the turned eye (checked
+// below): the caller then iterates the general way. `w` is the wanted direction measured from
+// the turned eye (the caller's report uses it).
 bool clamped_parallax_turn(const LookAtFrame& f, const glm::vec3& pivot, const glm::vec3& eye, const glm::vec3& facing,
                            const glm::vec3& target, const Want& w0, Want& w, glm::quat& out) {
   const float fu = glm::dot(facing, f.up);
@@ -184,7 +196,8 @@ bool clamped_parallax_turn(const LookAtFrame& f, const glm::vec3& pivot, const g
   const float fl = std::sqrt(fx * fx + fz * fz);
   if (!(fl > 1e-4f)) return false;
   // The facing's heading fh and its pitch axis fa = fh x up; the yaw takes them onto h and a.
-  const glm::vec3 fh = (fx / fl) * f.side + (fz / fl) * f.forward;
+  const float fhx = fx / fl, fhz = fz / fl;  // fh in (side, forward)
+  const glm::vec3 fh = fhx * f.side + fhz * f.forward;
   const glm::vec3 fa = glm::cross(fh, f.up);
   const glm::vec3 h = w0.heading_x * f.side + w0.heading_z * f.forward;
   const glm::vec3 a = glm::cross(h, f.up);
@@ -197,38 +210,59 @@ bool clamped_parallax_turn(const LookAtFrame& f, const glm::vec3& pivot, const g
   const float dh = glm::dot(d, h);
   const float du = glm::dot(d, f.up);
   const float da = glm::dot(d, a) - glm::dot(o, fa);
-  const auto wanted_sine = [&](float s, float& next) {
-    const float c = std::sqrt(std::max(0.0f, 1.0f - s * s));
-    const float x = dh - (al * c - be * s);
-    const float y = du - (al * s + be * c);
-    const float len = std::sqrt(x * x + y * y + da * da);
-    if (!(len > 1e-6f)) return false;
-    next = std::clamp(std::clamp(y / len, f.sin_pitch_low, f.sin_pitch_high), -f.sin_pitch_max, f.sin_pitch_max);
-    return true;
-  };
-  constexpr float kSettled = 1e-7f;  // in sine of pitch: well inside the 1e-6 rad check below
-  float s = w0.sin_pitch;
-  bool settled = false;
-  for (int round = 0; round < 4 && !settled; ++round) {
-    float s1 = 0.0f, s2 = 0.0f;
-    if (!wanted_sine(s, s1)) return false;
-    if (std::fabs(s1 - s) <= kSettled) {
-      s = s1;
-      break;
-    }
-    if (!wanted_sine(s1, s2)) return false;
-    settled = std::fabs(s2 - s1) <= kSettled;
-    const float bend = (s2 - s1) - (s1 - s);
-    // Aitken's jump toward the fixed point; plain steps when the sequence does not contract.
-    s = (settled || !(std::fabs(bend) > 1e-12f)) ? s2 : s2 - (s2 - s1) * (s2 - s1) / bend;
-    if (!std::isfinite(s) || std::fabs(s) > f.sin_pitch_max) s = s2;
+  const float zz = da * da;
+  // The closed form at the k seen from the unturned eye (k = H - x: its absolute rounding is
+  // that of H, as small as G's other terms').
+  float c = 0.0f, s = 0.0f;
+  {
+    const float s0 = std::clamp(w0.u, -f.sin_pitch_max, f.sin_pitch_max);
+    const float x0 = dh - al * std::sqrt(std::max(0.0f, 1.0f - s0 * s0)) + be * s0;
+    const float ca = du, cb_ = dh + (std::sqrt(x0 * x0 + zz) - x0);
+    const float r2 = ca * ca + cb_ * cb_;
+    if (!(r2 > 1e-12f) || !(be * be < r2)) return false;
+    const float inv_r = 1.0f / std::sqrt(r2);
+    const float sb = be * inv_r;
+    const float cb = std::sqrt(1.0f - sb * sb);
+    c = (cb_ * cb + ca * sb) * inv_r;
+    s = (ca * cb - cb_ * sb) * inv_r;
   }
-  Want target_dir = w0;
-  target_dir.sin_pitch = s;
-  target_dir.dir = std::sqrt(std::max(0.0f, 1.0f - s * s)) * h + s * f.up;
-  glm::quat q;
-  if (!full_turn(f, facing, target_dir, q)) return false;
-  q = glm::normalize(q);
+  // Newton on G: dp = -G / G', with G' H = -(du s + dh c + c k) H + s k x' (one division).
+  // (c, s) turns by dp through the series of cos and sin to dp^4, exact to float for the steps
+  // taken here (|dp| < 0.05: the truncation is below 3e-9), so no renormalization is needed.
+  for (int step = 0; step < 3; ++step) {
+    const float x = dh - al * c + be * s;
+    const float hl = std::sqrt(x * x + zz);
+    const float k = hl - x;
+    const float g = du * c - (dh + k) * s - be;
+    const float dgh = -(du * s + dh * c + c * k) * hl + s * k * (al * s + be * c);
+    if (!(dgh < -1e-6f * hl) || !(hl > 1e-6f)) return false;  // G falls through its root when the target is ahead
+    const float dp = -g * hl / dgh;
+    if (!(std::fabs(dp) < 0.05f)) return false;
+    const float dp2 = dp * dp;
+    const float cos_dp = 1.0f - dp2 * (0.5f - dp2 * (1.0f / 24.0f));
+    const float sin_dp = dp * (1.0f - dp2 * (1.0f / 6.0f));
+    const float nc = c * cos_dp - s * sin_dp;
+    s = s * cos_dp + c * sin_dp;
+    c = nc;
+    // Quadratic convergence: below 3e-4 the next correction is under float rounding.
+    if (std::fabs(dp) < 3e-4f) break;
+  }
+  if (!std::isfinite(s) || !(c > 0.0f)) return false;
+  const float sl = std::clamp(std::clamp(s, f.sin_pitch_low, f.sin_pitch_high), -f.sin_pitch_max, f.sin_pitch_max);
+  if (sl != s) {
+    s = sl;
+    c = std::sqrt(std::max(0.0f, 1.0f - s * s));
+  }
+  // The turn: pitch about a by (p - facing pitch) after the yaw about up from fh to h, each a
+  // half-vector quaternion, multiplied out (a x up = -h): |yaw| |pitch| = 2 sqrt((1 + cd)(1 + ce)).
+  const float cd = fhz * w0.heading_z + fhx * w0.heading_x;
+  const float sd = fhz * w0.heading_x - fhx * w0.heading_z;
+  const float ce = c * fl + s * fu;
+  const float se = s * fl - c * fu;
+  if (!(1.0f + cd > 1e-6f) || !(1.0f + ce > 1e-6f)) return false;
+  const float inv_norm = 0.5f / std::sqrt((1.0f + cd) * (1.0f + ce));
+  const glm::vec3 v = ((1.0f + ce) * sd) * f.up + ((1.0f + cd) * se) * a - (se * sd) * h;
+  const glm::quat q((1.0f + ce) * (1.0f + cd) * inv_norm, v.x * inv_norm, v.y * inv_norm, v.z * inv_norm);
   // Accept only a turn that leaves the facing on the direction wanted from the turned eye.
   const glm::vec3 turned_eye = pivot + q * o;
   const glm::vec3 turned = glm::normalize(q * facing);

@@ -9,9 +9,11 @@
 
 #include "asterune/controls/ground.hpp"
 #include "asterune/math/scalar.hpp"
+#include "controls/ground_detail.hpp"
 #include "support/alloc_counter.hpp"
 
 using namespace asterune;
+using namespace asterune::detail;  // the pure pieces (src/controls/ground_detail.hpp)
 using asterune::test::AllocationScope;
 
 namespace {

@@ -242,6 +242,91 @@ TEST_CASE("a full share past the yaw limit with the eye off the pivot settles on
   CHECK(pitch_limited > 20);
 }
 
+namespace {
+
+// A second formulation of the clamped full share, in double and in angles: the turn is a yaw
+// about +Y from the facing's heading onto the limit heading h, then a pitch about h x up
+// (Rodrigues), and the final pitch p solves "p is the elevation of the target seen from the eye
+// that this turn puts there" by bisection (the elevation changes more slowly than p, so their
+// difference changes sign once), clamped to the pitch limits afterwards.
+using DVec = glm::dvec3;
+
+DVec rodrigues(const DVec& v, const DVec& axis, double angle) {
+  return v * std::cos(angle) + glm::cross(axis, v) * std::sin(angle) + axis * glm::dot(axis, v) * (1.0 - std::cos(angle));
+}
+
+struct ClampedReference {
+  DVec facing;
+  double pitch;
+};
+
+ClampedReference clamped_reference(const DVec& pivot, const DVec& eye, const DVec& facing, const DVec& target,
+                                   double yaw_limit, double pitch_limit, double side) {
+  const DVec up(0, 1, 0);
+  // Yaw measured from -Z, positive to the left (toward -X), as yaw_of() below.
+  const DVec h(-std::sin(side * yaw_limit), 0.0, -std::cos(side * yaw_limit));
+  const DVec fh = glm::normalize(DVec(facing.x, 0.0, facing.z));
+  const double yaw = std::atan2(glm::dot(glm::cross(fh, h), up), glm::dot(fh, h));
+  const double facing_pitch = std::asin(facing.y);
+  const DVec a = glm::normalize(glm::cross(h, up));
+  const auto turned_eye = [&](double p) {
+    return pivot + rodrigues(rodrigues(eye - pivot, up, yaw), a, p - facing_pitch);
+  };
+  const auto excess = [&](double p) {
+    const DVec d = glm::normalize(target - turned_eye(p));
+    return std::asin(d.y) - p;
+  };
+  double lo = -89.0 * kDeg, hi = 89.0 * kDeg;  // excess(lo) > 0 > excess(hi)
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (excess(mid) > 0.0 ? lo : hi) = mid;
+  }
+  const double p = std::clamp(0.5 * (lo + hi), -pitch_limit, pitch_limit);
+  return {std::cos(p) * h + std::sin(p) * up, p};
+}
+
+}  // namespace
+
+TEST_CASE("a clamped full share with parallax agrees with a second formulation in double by bisection", "[look_at]") {
+  // rule LA1, LA2: the yaw-clamped closed form against clamped_reference() above, over eyes off
+  // the pivot, level and pitched facings, and targets 91-140 degrees off, near and far, above
+  // and below (some on the pitch limit).
+  const std::vector<glm::vec3> pivots{{0, 4.0f, 0}};
+  const std::vector<float> weights{1.0f};
+  std::vector<glm::quat> turns(1);
+  LookAtParams params;
+  params.yaw_limit = 80.0f * kDeg;
+  params.pitch_limit = 40.0f * kDeg;
+  int checked = 0, pitch_limited = 0;
+  for (const glm::vec3 eye0 : {glm::vec3(0, 4.5f, -0.3f), glm::vec3(0.15f, 4.7f, -0.5f), glm::vec3(-0.1f, 3.8f, -0.2f)}) {
+    for (const glm::vec3 facing0 : {glm::vec3(0, 0, -1), glm::normalize(glm::vec3(-0.2f, -0.3f, -1.0f))}) {
+      for (float yaw = -140.0f; yaw <= 140.0f; yaw += 7.0f) {
+        if (std::fabs(yaw) < 90.0f) continue;  // at least 10 degrees past the limit, whatever the parallax
+        for (float height : {-4.0f, -1.0f, 0.3f, 1.5f, 5.0f}) {
+          for (float dist : {1.5f, 4.0f, 12.0f, 40.0f}) {
+            const glm::vec3 target(-dist * std::sin(yaw * kDeg), 4.5f + height, -dist * std::cos(yaw * kDeg));
+            const LookAtReport r = solve_look_at(pivots, eye0, facing0, target, weights, params, turns);
+            INFO("eye " << eye0.x << " facing " << facing0.x << " yaw " << yaw << " height " << height << " dist " << dist);
+            REQUIRE(r.valid);
+            const ClampedReference ref =
+                clamped_reference(DVec(pivots[0]), DVec(eye0), DVec(facing0), DVec(target), 80.0 * kDeg, 40.0 * kDeg,
+                                  yaw > 0.0f ? 1.0 : -1.0);
+            const glm::vec3 facing = glm::normalize(turns[0] * facing0);
+            CHECK(glm::length(DVec(facing) - ref.facing) < 2e-5);
+            CHECK(r.clamped);
+            CHECK(std::fabs(static_cast<double>(r.pitch) - ref.pitch) < 2e-5);
+            CHECK(std::fabs(std::fabs(r.yaw) - 80.0f * kDeg) < 1e-6f);
+            if (std::fabs(ref.pitch) >= 40.0 * kDeg) ++pitch_limited;
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  CHECK(checked > 1000);
+  CHECK(pitch_limited > 50);
+}
+
 TEST_CASE("bad input leaves identity turns", "[look_at]") {
   // rule RG3
   const std::vector<glm::vec3> pivots{{0, 0, 0}};
