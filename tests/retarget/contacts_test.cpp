@@ -166,7 +166,7 @@ TEST_CASE("RT16: no recognisable feet, or feet that never touch: the rest decide
   }
   SECTION("a swim: the feet always move") {
     // The whole body drifts 30 units per second (3.3 L/s), so no foot is ever still.
-    const io::SourceClip clip = load_text(dir, "swim.bvh", synthetic_bvh(30, -1, -1, -1, -1, 14.0f, 1.0f));
+    io::SourceClip clip = load_text(dir, "swim.bvh", synthetic_bvh(30, -1, -1, -1, -1, 14.0f, 1.0f));
     auto found = find_foot_contacts(clip.clip, clip.skeleton, glm::quat(1, 0, 0, 0));
     REQUIRE(found);
     CHECK(found.value().feet.size() == 2);
@@ -185,7 +185,7 @@ TEST_CASE("RT16: no recognisable feet, or feet that never touch: the rest decide
 
 TEST_CASE("RT16: the scene's floor setting reaches the profile", "[retarget][contacts]") {
   test::TempDir dir("contacts_floor");
-  const io::SourceClip clip = load_text(dir, "steps.bvh", synthetic_bvh(40, 10, 19, 25, 29));
+  io::SourceClip clip = load_text(dir, "steps.bvh", synthetic_bvh(40, 10, 19, 25, 29));
   const Rig rig = build_rig(*builtin_rig_desc("r15")).value();
   io::SceneRetarget rt;
   auto profile = io::build_scene_profile(rt, clip.skeleton, rig, clip.rest_on_ground);
