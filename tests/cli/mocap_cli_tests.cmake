@@ -26,7 +26,7 @@ string(APPEND swim " JOINT Spine\n {\n  OFFSET 0 2 0\n  CHANNELS 3 Zrotation Xro
        "  JOINT Head\n  {\n   OFFSET 0 3 0\n   CHANNELS 3 Zrotation Xrotation Yrotation\n"
        "   End Site\n   {\n    OFFSET 0 1 0\n   }\n  }\n }\n}\nMOTION\nFrames: 30\nFrame Time: 0.0333333\n")
 foreach(f RANGE 29)
-  string(APPEND swim "${f} 14 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n")
+  string(APPEND swim "${f} 14 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n")
 endforeach()
 file(WRITE "${TMP}/swim.bvh" "${swim}")
 run(--rig builtin:r15 --clip "${TMP}/swim.bvh" --all-frames --format json)
@@ -74,6 +74,21 @@ file(WRITE "${TMP}/tail_tracks.scene.json" "{\"format\": \"asterune.scene/1\", \
 run("${TMP}/tail_tracks.scene.json" --format json)
 if(NOT RC EQUAL 0 OR NOT ERR MATCHES "^asterune-solve: note: [^\n]*tail.bvh: no recognisable feet[^\n]*\n$")
   fail("tracks with a tail: exit ${RC}, stderr: ${ERR}")
+endif()
+
+# A single bone (the root alone, driving the pelvis through a map): no feet, one note, exit 0.
+file(WRITE "${TMP}/bone.bvh"
+     "HIERARCHY\nROOT Bone\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+     " End Site\n {\n  OFFSET 0 2 0\n }\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0 1 0 0 0 0\n0 1 1 0 0 0\n")
+file(WRITE "${TMP}/bone.scene.json" "{\"format\": \"asterune.scene/1\", \"rig\": \"builtin:r15\", \"frames\": 2, \"dt\": 0.1,
+  \"animation\": {\"clip\": \"bone.bvh\", \"retarget\": {\"map\": {\"LowerTorso\": \"Bone\"}, \"facing\": [1, 0, 0, 0], \"scale\": 1}}}")
+run("${TMP}/bone.scene.json" --format json)
+if(NOT RC EQUAL 0 OR NOT ERR MATCHES "^asterune-solve: note: [^\n]*bone.bvh: no recognisable feet[^\n]*\n$")
+  fail("a single bone: exit ${RC}, stderr: ${ERR}")
+endif()
+string(JSON c ERROR_VARIABLE no_contacts GET "${OUT}" frames 0 contacts)
+if(NOT no_contacts)
+  fail("a single bone: the frames have contacts: ${c}")
 endif()
 
 # Rule RT19: "plant_feet": true plays (no stderr); a value that is not a boolean is a bad scene.

@@ -85,7 +85,8 @@ struct FootContacts {
   glm::vec3 up{0.0f, 1.0f, 0.0f};      // the source up the heights are measured along
   std::string note;                    // why there is no floor (empty when has_floor)
   /// Rule RT18: the floor over time, one key per contact (its middle time, the median height of
-  /// the foot's lowest point over the contact); empty when there is no floor.
+  /// the foot's lowest point over the contact); empty when there is no floor. After
+  /// io::resolve_scene_floor(), the target-fitted keys (fit_floor_keys_to_target) instead.
   std::vector<FloorKey> floor_keys;
 
   /// The contacts as spans, in order of start frame (ties: the feet's order).
@@ -128,12 +129,15 @@ Result<FootContacts> find_foot_contacts(const Clip& clip, const SourceSkeleton& 
 Result<float> fit_floor_to_target(const Clip& clip, const SourceSkeleton& source, const Rig& rig,
                                   const RetargetProfile& profile, const FootContacts& contacts);
 
-/// Rule RT18, the target side: the floor over time (source units) that puts the target's sole on
-/// its ground in every contact. Retargets every contact frame through `profile` (its floor set
-/// to a constant, e.g. fit_floor_to_target()) and measures the sole of the matching target foot
-/// as fit_floor_to_target() does; each contact span k gets the median m_k of its soles (studs)
-/// and a key at the span's middle time with height profile.floor + m_k / (units_to_studs *
-/// scale). Keys are sorted by time (equal times averaged). Empty when there is nothing to
+/// Rule RT18, the target side: the floor over time (source units) that stands the target's
+/// contacting soles on its ground. Retargets every contact frame through `profile` (its floor set
+/// to a constant, e.g. contacts.floor) and measures the sole of the matching target foot as
+/// fit_floor_to_target() does; e(f) = the lowest contacting sole of frame f (studs; frames
+/// without contact: linear between their nearest contact frames, held at the ends); then
+/// c = the mean over +-0.05 s of the minimum over +-0.05 s of e (so c <= e everywhere and c has
+/// no jumps), and one key per frame: profile.floor + (c(f) + 0.01 L_t) / (units_to_studs * scale),
+/// L_t the target leg length (2 studs when the binding did not measure it): the lowest
+/// contacting sole ends at most 0.01 L_t below the ground. Empty when there is nothing to
 /// measure (no floor, no contact, no target feet, no translation). Fails when the clip or the
 /// profile does not bind.
 Result<std::vector<FloorKey>> fit_floor_keys_to_target(const Clip& clip, const SourceSkeleton& source, const Rig& rig,
