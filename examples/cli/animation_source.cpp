@@ -47,6 +47,14 @@ void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::Scen
   if (!b) throw CliError(path.string() + ": " + b.message());
   out.binding = std::move(b).value();
   out.mapped = out.binding.retarget->mapped_count();
+  if (retarget.plant_feet && !out.contacts.spans().empty()) {  // rule RT19
+    auto plant = build_foot_plant(out.source.clip, out.binding, rig, out.contacts);
+    if (!plant) throw CliError(path.string() + ": " + plant.message());
+    out.binding.plant = std::make_shared<const FootPlant>(std::move(plant).value());
+    if (bake)
+      std::cerr << "asterune-solve: note: " << path.string()
+                << ": plant_feet is applied live; --bake plays the baked retarget without it\n";
+  }
   if (bake) {
     auto baked = bake_cache().get(out.source.clip, out.binding.clip_binding, *out.binding.retarget, rig);
     if (!baked) throw CliError(path.string() + ": " + baked.message());

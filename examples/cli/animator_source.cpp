@@ -151,4 +151,29 @@ std::optional<Transform> AnimatorPoseSource::finish_frame(io::FrameRecord& recor
 
 std::vector<std::string> AnimatorPoseSource::notes() const { return notes_; }
 
+void AnimatorPoseSource::foot_contacts(float, std::vector<io::FootContactRecord>& out) const {
+  out.clear();
+  int best = -1;
+  float weight = 0.0f;
+  for (size_t t = 0; t < clips_.size() && t < tracks_.size(); ++t) {
+    if (clips_[t]->contacts.feet.empty() || !tracks_[t].playing) continue;
+    if (best < 0 || tracks_[t].weight > weight) {
+      best = static_cast<int>(t);
+      weight = tracks_[t].weight;
+    }
+  }
+  if (best < 0) return;
+  const BoundClip& clip = *clips_[static_cast<size_t>(best)];
+  const float time = tracks_[static_cast<size_t>(best)].time;
+  for (size_t i = 0; i < clip.contacts.feet.size(); ++i)
+    out.push_back(io::FootContactRecord{clip.contacts.feet[i].label, clip.contacts.in_contact(i, time)});
+}
+
+std::vector<std::string> AnimatorPoseSource::contact_notes() const {
+  std::vector<std::string> out;
+  for (const auto& clip : clips_)
+    if (!clip->contact_note.empty()) out.push_back(clip->contact_note);
+  return out;
+}
+
 }  // namespace asterune::cli

@@ -40,6 +40,11 @@ class AnimatorPoseSource final : public PoseSource {
 
   /// One line per track for the table's header: "track Walk: FILE, Movement, looped, native".
   std::vector<std::string> notes() const;
+  /// The foot contacts (rule RT17) of the heaviest playing track that has them, at its own
+  /// time; none when no track has feet.
+  void foot_contacts(float time, std::vector<io::FootContactRecord>& out) const override;
+  /// Retargeted tracks whose floor comes from the rest pose (rule RT16): one line each.
+  std::vector<std::string> contact_notes() const;
   const Animator& animator() const { return animator_; }
 
  private:

@@ -61,6 +61,7 @@ Run make_run(const RunRequest& opt) {
   if (!scene.tracks.empty() || !scene.commands.empty()) {
     auto source = std::make_unique<AnimatorPoseSource>(scene, run.rig, run.dt, base_pose(), opt.bake);
     for (std::string& note : source->notes()) run.notes.push_back(std::move(note));
+    for (std::string& note : source->contact_notes()) run.warnings.push_back(std::move(note));  // rule RT16
     run.source = std::move(source);
   } else if (scene.animation) {
     std::optional<Pose> base = base_pose();

@@ -28,7 +28,7 @@ constexpr float kMaxRetargetFactor = 1e6f;
 
 SceneRetarget read_scene_retarget(const Json& r, const std::string& rp) {
   require_object(r, rp);
-  check_keys(r, rp, {"map", "rest_matching", "translation", "scale", "facing", "units", "rest", "origin", "floor"});
+  check_keys(r, rp, {"map", "rest_matching", "translation", "scale", "facing", "units", "rest", "origin", "floor", "plant_feet"});
   SceneRetarget rt;
   if (const Json* map = find_member(r, "map")) {
     if (map->is_string()) {
@@ -45,6 +45,7 @@ SceneRetarget read_scene_retarget(const Json& r, const std::string& rp) {
   }
   if (const Json* v = find_member(r, "rest_matching")) rt.rest_matching = read_bool(*v, rp + "/rest_matching");
   if (const Json* v = find_member(r, "translation")) rt.translation = read_bool(*v, rp + "/translation");
+  if (const Json* v = find_member(r, "plant_feet")) rt.plant_feet = read_bool(*v, rp + "/plant_feet");  // rule RT19
   if (const Json* v = find_member(r, "scale")) {
     if (v->is_string()) {
       if (v->get<std::string>() != "auto") fail(rp + "/scale", "must be a positive number or \"auto\"");
@@ -292,17 +293,20 @@ Result<RetargetProfile> build_scene_profile(const SceneRetarget& rt, const Sourc
   return p;
 }
 
-Result<FootContacts> resolve_scene_floor(const SceneRetarget& rt, const SourceClip& clip, const Rig& rig,
+Result<FootContacts> resolve_scene_floor(const SceneRetarget& rt, SourceClip& clip, const Rig& rig,
                                          RetargetProfile& profile) {
   auto contacts = find_foot_contacts(clip.clip, clip.skeleton, profile.facing);
   if (!contacts) return contacts.error();
   profile.floor.reset();
   if (rt.floor == SceneRetarget::Floor::kHeight) profile.floor = rt.floor_height;
   if (rt.floor == SceneRetarget::Floor::kAuto && contacts.value().has_floor) {
+    // Rule RT18: the floor per contact, measured on the target's soles, leveled out of the
+    // clip's root travel; the constant floor then stands every contact on the ground.
     profile.floor = contacts.value().floor;
-    auto fitted = fit_floor_to_target(clip.clip, clip.skeleton, rig, profile, contacts.value());
-    if (!fitted) return fitted.error();
-    profile.floor = fitted.value();
+    auto keys = fit_floor_keys_to_target(clip.clip, clip.skeleton, rig, profile, contacts.value());
+    if (!keys) return keys.error();
+    contacts.value().floor_keys = keys.value();
+    level_clip_floor(clip.clip, clip.skeleton, keys.value(), *profile.floor, contacts.value().up);
   }
   return contacts;
 }

@@ -41,6 +41,7 @@ AnimationContext make_animation_context(const AnimationBinding& binding) {
     c.source_local.assign(static_cast<size_t>(binding.clip_binding.joint_count()), Transform::identity());
     c.source_coverage.assign(c.source_local.size(), 0.0f);
     c.retarget = make_retarget_context(*binding.retarget);
+    if (binding.plant) c.world.assign(static_cast<size_t>(binding.retarget->target_joint_count), Transform::identity());
   }
   return c;
 }
@@ -60,9 +61,12 @@ bool sample_animation(const Clip& clip, const AnimationBinding& binding, const R
   if (binding.mode == AnimationMode::kNative) return sample(local, coverage);
   if (!binding.retarget) return false;
   if (!sample(context.source_local, context.source_coverage)) return false;
-  return sample_retarget(*binding.retarget, rig, context.source_local, context.source_coverage, context.retarget,
-                         local, coverage)
-      .ok;
+  if (!sample_retarget(*binding.retarget, rig, context.source_local, context.source_coverage, context.retarget, local,
+                       coverage)
+           .ok)
+    return false;
+  if (binding.plant) apply_foot_plant(*binding.plant, rig, wrap_clip_time(time, clip.duration, wrap), local, context.world);
+  return true;
 }
 
 }  // namespace asterune

@@ -16,6 +16,12 @@ namespace {
 
 constexpr float kDefaultFrameSeconds = 1.0f / 30.0f;
 constexpr float kFloorGuessQuantile = 0.05f;
+constexpr float kFloorSmoothingSeconds = 0.05f;  // rule RT18: half-width of the target floor's min and mean filters
+// Rule RT18: the lowest contacting sole is put this fraction of the target leg length into the
+// ground (R15: 0.02 studs), so the median contacting sole, which the other foot and the filters
+// lift, comes out on it.
+constexpr float kContactDepth = 0.01f;
+constexpr float kDefaultTargetLeg = 2.0f;  // studs (R15) when the binding did not measure the legs
 
 bool in_subtree(const std::vector<int>& parents, int joint, int top) {
   for (int j = joint; j >= 0; j = parents[static_cast<size_t>(j)])
@@ -30,7 +36,51 @@ float quantile(std::vector<float> v, float q) {
   return v[static_cast<size_t>(std::lround(pos))];
 }
 
+// Keys sorted by time, keys at equal times (both feet's contacts centred on one frame) averaged.
+std::vector<FloorKey> sorted_keys(std::vector<FloorKey> keys) {
+  std::stable_sort(keys.begin(), keys.end(), [](const FloorKey& a, const FloorKey& b) { return a.time < b.time; });
+  std::vector<FloorKey> out;
+  int same = 0;
+  for (const FloorKey& k : keys) {
+    if (!out.empty() && out.back().time == k.time) {
+      ++same;
+      out.back().height += (k.height - out.back().height) / static_cast<float>(same + 1);
+    } else {
+      out.push_back(k);
+      same = 0;
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+float floor_at(const std::vector<FloorKey>& keys, float time, float fallback) {
+  if (keys.empty()) return fallback;
+  if (!(time > keys.front().time)) return keys.front().height;
+  if (!(time < keys.back().time)) return keys.back().height;
+  const auto next = std::upper_bound(keys.begin(), keys.end(), time,
+                                     [](float t, const FloorKey& k) { return t < k.time; });
+  const FloorKey& b = *next;
+  const FloorKey& a = *(next - 1);
+  const float span = b.time - a.time;
+  const float u = span > 0.0f ? (time - a.time) / span : 1.0f;
+  return a.height + (b.height - a.height) * u;
+}
+
+std::vector<ContactSpan> FootContacts::spans() const {
+  std::vector<ContactSpan> out;
+  const size_t nf = feet.size();
+  for (int f = 0; f < frame_count; ++f)
+    for (size_t i = 0; i < nf; ++i) {
+      const size_t k = static_cast<size_t>(f) * nf + i;
+      if (!contact[k] || (f > 0 && contact[k - nf])) continue;
+      int last = f;
+      while (last + 1 < frame_count && contact[static_cast<size_t>(last + 1) * nf + i]) ++last;
+      out.push_back(ContactSpan{i, f, last});
+    }
+  return out;
+}
 
 Result<SampledSource> sample_source(const Clip& clip, const SourceSkeleton& source) {
   auto binding = build_clip_binding(clip, source);
@@ -76,6 +126,7 @@ FootContacts detect_foot_contacts(const SampledSource& samples, const SourceSkel
   out.dt = samples.dt;
   out.frame_count = samples.frame_count;
   out.leg_length = leg_length;
+  out.up = up;
   const size_t nf = feet.size();
   const auto frames = static_cast<size_t>(std::max(0, samples.frame_count));
   out.contact.assign(frames * nf, 0);
@@ -131,17 +182,32 @@ FootContacts detect_foot_contacts(const SampledSource& samples, const SourceSkel
   out.floor = quantile(candidates, th.floor_percentile);
   out.has_floor = true;
 
-  for (size_t i = 0; i < nf; ++i) {
-    bool on = false;
-    for (size_t f = 0; f < frames; ++f) {
-      const float h = height[f * nf + i] - out.floor, v = speed[f * nf + i];
-      // |h|: a foot far below the floor is not on it either (the capture's floor is elsewhere
-      // there, or the foot went through it).
-      on = on ? (std::abs(h) <= th.exit_height * L && v <= th.exit_speed * L)
-              : (std::abs(h) <= th.enter_height * L && v <= th.enter_speed * L);
-      out.contact[f * nf + i] = on ? 1 : 0;
+  // Hysteresis against a floor that may vary over time: the constant floor first, then (rule
+  // RT18) the floor through the first pass's contacts, so a capture floor that drifts along
+  // the clip does not push the contacts at its far ends out of the band.
+  const auto find_contacts = [&](const std::vector<FloorKey>& keys) {
+    for (size_t i = 0; i < nf; ++i) {
+      bool on = false;
+      for (size_t f = 0; f < frames; ++f) {
+        const float ground = floor_at(keys, static_cast<float>(f) * samples.dt, out.floor);
+        const float h = height[f * nf + i] - ground, v = speed[f * nf + i];
+        // |h|: a foot far below the floor is not on it either (the capture's floor is elsewhere
+        // there, or the foot went through it).
+        on = on ? (std::abs(h) <= th.exit_height * L && v <= th.exit_speed * L)
+                : (std::abs(h) <= th.enter_height * L && v <= th.enter_speed * L);
+        out.contact[f * nf + i] = on ? 1 : 0;
+      }
     }
-  }
+    std::vector<FloorKey> next;
+    for (const ContactSpan& span : out.spans()) {
+      std::vector<float> h;
+      for (int f = span.first; f <= span.last; ++f) h.push_back(height[static_cast<size_t>(f) * nf + span.foot]);
+      next.push_back(FloorKey{0.5f * static_cast<float>(span.first + span.last) * samples.dt, quantile(h, 0.5f)});
+    }
+    return sorted_keys(std::move(next));
+  };
+  out.floor_keys = find_contacts({});
+  out.floor_keys = find_contacts(out.floor_keys);
   return out;
 }
 
@@ -199,10 +265,16 @@ float lowest_corner(const Transform& p, const glm::vec3& size) {
 }
 }  // namespace
 
-Result<float> fit_floor_to_target(const Clip& clip, const SourceSkeleton& source, const Rig& rig,
-                                  const RetargetProfile& profile, const FootContacts& contacts) {
-  const float unchanged = profile.floor.value_or(contacts.floor);
-  if (!contacts.has_floor || !profile.floor || !profile.translation) return unchanged;
+namespace {
+
+// The target's sole height above its ground for every contact (frame, foot), NaN where there is
+// none (rules RT16, RT18). Empty when there is nothing to measure; `scale` receives the
+// binding's translation scale (studs per source unit).
+Result<std::vector<float>> contact_soles(const Clip& clip, const SourceSkeleton& source, const Rig& rig,
+                                         const RetargetProfile& profile, const FootContacts& contacts, float& scale,
+                                         float* target_leg = nullptr) {
+  std::vector<float> none;
+  if (!contacts.has_floor || !profile.floor || !profile.translation) return none;
   std::vector<int> target(contacts.feet.size(), -1);  // the target foot joint of each source foot
   auto roles = rig_roles(rig);
   if (!roles) return roles.error();
@@ -216,7 +288,9 @@ Result<float> fit_floor_to_target(const Clip& clip, const SourceSkeleton& source
   if (!binding) return binding.error();
   auto clip_binding = build_clip_binding(clip, source);
   if (!clip_binding) return clip_binding.error();
-  if (!(binding.value().translation_scale > 0.0f)) return unchanged;
+  scale = binding.value().translation_scale;
+  if (target_leg) *target_leg = binding.value().target_leg_length > 0.0f ? binding.value().target_leg_length : kDefaultTargetLeg;
+  if (!(scale > 0.0f)) return none;
 
   const auto nt = static_cast<size_t>(rig.joint_count());
   const auto ns = static_cast<size_t>(source.joint_count());
@@ -226,11 +300,12 @@ Result<float> fit_floor_to_target(const Clip& clip, const SourceSkeleton& source
   float ground = std::numeric_limits<float>::infinity();
   for (int j : target)
     if (j >= 0) ground = std::min(ground, lowest_corner(world[static_cast<size_t>(j)], rig.part(rig.part1()[static_cast<size_t>(j)]).size));
-  if (!std::isfinite(ground)) return unchanged;
+  if (!std::isfinite(ground)) return none;
 
   RetargetContext ctx = make_retarget_context(binding.value());
-  std::vector<float> soles;
   const size_t nf = contacts.feet.size();
+  std::vector<float> soles(contacts.contact.size(), std::numeric_limits<float>::quiet_NaN());
+  bool any_sole = false;
   for (int f = 0; f < contacts.frame_count; ++f) {
     bool any = false;
     for (size_t i = 0; i < nf; ++i) any = any || (contacts.contact[static_cast<size_t>(f) * nf + i] && target[i] >= 0);
@@ -243,11 +318,128 @@ Result<float> fit_floor_to_target(const Clip& clip, const SourceSkeleton& source
       if (!contacts.contact[static_cast<size_t>(f) * nf + i] || target[i] < 0) continue;
       const auto j = static_cast<size_t>(target[i]);
       const float h = lowest_corner(world[j], rig.part(rig.part1()[j]).size) - ground;
-      if (std::isfinite(h)) soles.push_back(h);
+      if (!std::isfinite(h)) continue;
+      soles[static_cast<size_t>(f) * nf + i] = h;
+      any_sole = true;
     }
   }
-  if (soles.empty()) return unchanged;
-  return *profile.floor + quantile(soles, 0.5f) / binding.value().translation_scale;
+  if (!any_sole) return none;
+  return soles;
+}
+
+}  // namespace
+
+Result<float> fit_floor_to_target(const Clip& clip, const SourceSkeleton& source, const Rig& rig,
+                                  const RetargetProfile& profile, const FootContacts& contacts) {
+  const float unchanged = profile.floor.value_or(contacts.floor);
+  float scale = 0.0f;
+  auto soles = contact_soles(clip, source, rig, profile, contacts, scale);
+  if (!soles) return soles.error();
+  std::vector<float> measured;
+  for (float h : soles.value())
+    if (std::isfinite(h)) measured.push_back(h);
+  if (measured.empty()) return unchanged;
+  return *profile.floor + quantile(measured, 0.5f) / scale;
+}
+
+Result<std::vector<FloorKey>> fit_floor_keys_to_target(const Clip& clip, const SourceSkeleton& source, const Rig& rig,
+                                                       const RetargetProfile& profile, const FootContacts& contacts) {
+  float scale = 0.0f, target_leg = kDefaultTargetLeg;
+  auto soles = contact_soles(clip, source, rig, profile, contacts, scale, &target_leg);
+  if (!soles) return soles.error();
+  const float depth = kContactDepth * target_leg;
+  std::vector<FloorKey> keys;
+  if (soles.value().empty()) return keys;
+  const size_t nf = contacts.feet.size();
+  const auto frames = static_cast<size_t>(contacts.frame_count);
+  // e(f): the lowest contacting sole of frame f; frames without one take the line between
+  // their nearest contact frames (held at the ends).
+  std::vector<float> e(frames, std::numeric_limits<float>::quiet_NaN());
+  for (size_t f = 0; f < frames; ++f)
+    for (size_t i = 0; i < nf; ++i) {
+      const float h = soles.value()[f * nf + i];
+      if (std::isfinite(h) && !(e[f] <= h)) e[f] = h;
+    }
+  long previous = -1;
+  for (size_t f = 0; f <= frames; ++f) {
+    if (f < frames && !std::isfinite(e[f])) continue;
+    if (f == frames && previous < 0) break;  // no contact frame at all
+    const size_t from = previous < 0 ? 0 : static_cast<size_t>(previous) + 1;
+    for (size_t g = from; g < f; ++g) {
+      if (previous < 0) e[g] = e[f];
+      else if (f == frames) e[g] = e[static_cast<size_t>(previous)];
+      else e[g] = e[static_cast<size_t>(previous)] + (e[f] - e[static_cast<size_t>(previous)]) *
+                                                          static_cast<float>(g - static_cast<size_t>(previous)) /
+                                                          static_cast<float>(f - static_cast<size_t>(previous));
+    }
+    if (f < frames) previous = static_cast<long>(f);
+  }
+  if (previous < 0) return keys;
+  // c = mean over +-w of (min over +-w of e): every c(f) <= e(f) (each min in the mean covers f),
+  // so no contacting sole ends below the ground, and c changes by at most (its jump) / (2w + 1)
+  // per frame, so the pelvis never jumps where one foot takes over from the other.
+  const auto w = static_cast<long>(std::max(1L, std::lround(kFloorSmoothingSeconds / contacts.dt)));
+  const auto n = static_cast<long>(frames);
+  std::vector<float> low(frames);
+  for (long f = 0; f < n; ++f) {
+    float m = std::numeric_limits<float>::infinity();
+    for (long g = std::max(0L, f - w); g <= std::min(n - 1, f + w); ++g) m = std::min(m, e[static_cast<size_t>(g)]);
+    low[static_cast<size_t>(f)] = m;
+  }
+  keys.reserve(frames);
+  for (long f = 0; f < n; ++f) {
+    double sum = 0.0;
+    long count = 0;
+    for (long g = std::max(0L, f - w); g <= std::min(n - 1, f + w); ++g, ++count) sum += low[static_cast<size_t>(g)];
+    keys.push_back(FloorKey{static_cast<float>(f) * contacts.dt,
+                            *profile.floor + (static_cast<float>(sum / static_cast<double>(count)) + depth) / scale});
+  }
+  return keys;
+}
+
+void level_clip_floor(Clip& clip, const SourceSkeleton& source, const std::vector<FloorKey>& keys, float reference,
+                      const glm::vec3& up) {
+  if (keys.empty()) return;
+  const auto offset = [&](float t) { return -(floor_at(keys, t, reference) - reference) * up; };
+  // The floor's slope at t (per second), for cubic tangents: the slope of its segment.
+  const auto slope = [&](float t) {
+    const float e = 1e-4f;
+    return (offset(t + e) - offset(t - e)) / (2.0f * e);
+  };
+  for (size_t j = 0; j < source.parents.size(); ++j) {
+    if (source.parents[j] >= 0) continue;
+    auto track = std::find_if(clip.tracks.begin(), clip.tracks.end(),
+                              [&](const ClipTrack& t) { return t.name == source.joint_names[j]; });
+    if (track == clip.tracks.end()) {
+      clip.tracks.push_back(ClipTrack{});
+      track = clip.tracks.end() - 1;
+      track->name = source.joint_names[j];
+    }
+    if (track->translation_times.empty()) {
+      // No translation keys: the root stands at its rest position; key it there, moved.
+      std::vector<float> times = {0.0f};
+      for (const FloorKey& k : keys)
+        if (k.time > times.back() && k.time < clip.duration) times.push_back(k.time);
+      if (clip.duration > times.back()) times.push_back(clip.duration);
+      track->translation_times = times;
+      track->translations.clear();
+      for (float t : times) track->translations.push_back(source.rest_local[j].position + offset(t));
+      track->translation_interpolation = Interpolation::kLinear;
+      track->translation_in_tangents.clear();
+      track->translation_out_tangents.clear();
+      track->translation_easing.clear();
+      continue;
+    }
+    const bool cubic = track->translation_interpolation == Interpolation::kCubicSpline;
+    for (size_t k = 0; k < track->translation_times.size() && k < track->translations.size(); ++k) {
+      const float t = track->translation_times[k];
+      track->translations[k] += offset(t);
+      if (cubic && k < track->translation_in_tangents.size() && k < track->translation_out_tangents.size()) {
+        track->translation_in_tangents[k] += slope(t);
+        track->translation_out_tangents[k] += slope(t);
+      }
+    }
+  }
 }
 
 std::vector<ClipMarker> footstep_markers(const FootContacts& c) {

@@ -166,7 +166,7 @@ TEST_CASE("RT16: no recognisable feet, or feet that never touch: the rest decide
   }
   SECTION("a swim: the feet always move") {
     // The whole body drifts 30 units per second (3.3 L/s), so no foot is ever still.
-    const io::SourceClip clip = load_text(dir, "swim.bvh", synthetic_bvh(30, -1, -1, -1, -1, 14.0f, 1.0f));
+    io::SourceClip clip = load_text(dir, "swim.bvh", synthetic_bvh(30, -1, -1, -1, -1, 14.0f, 1.0f));
     auto found = find_foot_contacts(clip.clip, clip.skeleton, glm::quat(1, 0, 0, 0));
     REQUIRE(found);
     CHECK(found.value().feet.size() == 2);
@@ -185,7 +185,7 @@ TEST_CASE("RT16: no recognisable feet, or feet that never touch: the rest decide
 
 TEST_CASE("RT16: the scene's floor setting reaches the profile", "[retarget][contacts]") {
   test::TempDir dir("contacts_floor");
-  const io::SourceClip clip = load_text(dir, "steps.bvh", synthetic_bvh(40, 10, 19, 25, 29));
+  io::SourceClip clip = load_text(dir, "steps.bvh", synthetic_bvh(40, 10, 19, 25, 29));
   const Rig rig = build_rig(*builtin_rig_desc("r15")).value();
   io::SceneRetarget rt;
   auto profile = io::build_scene_profile(rt, clip.skeleton, rig, clip.rest_on_ground);
@@ -244,4 +244,42 @@ TEST_CASE("RT16: the floor is part of the profile's identity and must be finite"
   auto bad = build_retarget_binding(clip.skeleton, rig, p);
   REQUIRE_FALSE(bad);
   CHECK(bad.message().find("floor") != std::string::npos);
+}
+
+TEST_CASE("RT18: the floor over time: piecewise linear keys, and the clip leveled onto one floor", "[retarget][contacts]") {
+  const std::vector<FloorKey> keys = {{1.0f, 2.0f}, {3.0f, 4.0f}};
+  CHECK(floor_at(keys, 0.0f, -1.0f) == 2.0f);  // held before the first key
+  CHECK(floor_at(keys, 2.0f, -1.0f) == Approx(3.0f));
+  CHECK(floor_at(keys, 2.5f, -1.0f) == Approx(3.5f));
+  CHECK(floor_at(keys, 9.0f, -1.0f) == 4.0f);  // and after the last
+  CHECK(floor_at({}, 2.0f, -1.0f) == -1.0f);
+
+  // A root with translation keys at 0..3 s moves by -(floor(t) - reference) along up, at its keys:
+  // reference 2: 0, 0, -1, -2 (by hand from the keys above).
+  SourceSkeleton s;
+  s.name = "two roots";
+  s.joint_names = {"Hips", "Prop"};
+  s.parents = {-1, -1};
+  s.rest_local = {Transform::identity(), Transform::from_position(glm::vec3(0.0f, 5.0f, 0.0f))};
+  Clip clip;
+  clip.duration = 4.0f;
+  ClipTrack hips;
+  hips.name = "Hips";
+  hips.translation_times = {0.0f, 1.0f, 2.0f, 3.0f};
+  hips.translations.assign(4, glm::vec3(1.0f, 10.0f, 0.0f));
+  clip.tracks.push_back(hips);
+  level_clip_floor(clip, s, keys, 2.0f, glm::vec3(0.0f, 1.0f, 0.0f));
+  REQUIRE(clip.tracks.size() == 2);
+  const std::vector<float> expected_hips = {10.0f, 10.0f, 9.0f, 8.0f};
+  for (size_t k = 0; k < 4; ++k) {
+    CHECK(clip.tracks[0].translations[k].y == Approx(expected_hips[k]));
+    CHECK(clip.tracks[0].translations[k].x == 1.0f);
+  }
+  // A root without keys (Prop, rest at height 5) gets linear keys at 0, the floor keys' times
+  // and the end, from its rest position: 5, 5, 3, 3.
+  const ClipTrack& prop = clip.tracks[1];
+  CHECK(prop.name == "Prop");
+  CHECK(prop.translation_times == std::vector<float>{0.0f, 1.0f, 3.0f, 4.0f});
+  const std::vector<float> expected_prop = {5.0f, 5.0f, 3.0f, 3.0f};
+  for (size_t k = 0; k < 4; ++k) CHECK(prop.translations[k].y == Approx(expected_prop[k]));
 }

@@ -1,14 +1,13 @@
-// Feet on the floor (rule RT16): the three CMU clips retargeted onto builtin:r15, root at its
-// default height on flat ground y = 0. In the source's contact frames the contacting foot's
-// sole (the lowest corner of the LeftFoot/RightFoot part box, from the world placements and the
-// part size alone) must sit on y = 0: median within 0.02 studs. The lowest contacting sole is
-// the issue's second goal (never more than 0.05 below); a single floor cannot reach it where
-// the capture's floor is uneven or the two skeletons' feet roll differently (measured down to
-// 0.26 below on 131_01, docs/retarget.md), so it is held at its measured bound (0.3) against
-// regressions until planted feet correct each contact.
+// Feet on the floor (rules RT16, RT18): the three CMU clips retargeted onto builtin:r15 through
+// the library API as a user plays them (load, scene profile, resolve_scene_floor, binding,
+// sample), root at its default height on flat ground y = 0. In the source's contact frames the
+// contacting foot's sole (the lowest corner of the LeftFoot/RightFoot part box, from the world
+// placements and the part size alone) must sit on y = 0: median within 0.02 studs, and never
+// more than 0.05 below it. The table of docs/retarget.md is printed.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -37,7 +36,7 @@ float sole_height(const Transform& placement, const glm::vec3& size) {
 }
 
 struct SoleStats {
-  float median = 0.0f, lowest = 0.0f;
+  float median = 0.0f, lowest = 0.0f, p10 = 0.0f, p90 = 0.0f;
   size_t samples = 0;
 };
 
@@ -77,7 +76,7 @@ SoleStats contact_soles(const std::string& file, io::SceneRetarget::Floor floor)
   }
   REQUIRE(soles.size() > 20);
   std::sort(soles.begin(), soles.end());
-  return {soles[soles.size() / 2], soles.front(), soles.size()};
+  return {soles[soles.size() / 2], soles.front(), soles[soles.size() / 10], soles[soles.size() * 9 / 10], soles.size()};
 }
 
 }  // namespace
@@ -86,8 +85,10 @@ TEST_CASE("RT16: CMU clips on builtin:r15 stand on the ground in their contact f
   for (const char* file : {"cmu_131_01_start_walk_stop.bvh", "cmu_49_04_run_leap.bvh", "cmu_01_01_jumps_first900.bvh"}) {
     INFO(file);
     const SoleStats s = contact_soles(file, io::SceneRetarget::Floor::kAuto);
+    std::printf("RT16/RT18 %s: %zu contact samples, sole median %.3f, 10th / 90th %.3f / %.3f, lowest %.3f studs\n", file,
+                s.samples, s.median, s.p10, s.p90, s.lowest);
     CHECK(std::abs(s.median) <= 0.02f);
-    CHECK(s.lowest >= -0.3f);
+    CHECK(s.lowest >= -0.05f);
   }
 }
 

@@ -13,7 +13,9 @@
 // "rest": "auto" | "rest" | {"frame": N} (the source's reference pose, rule RT13) and
 // "origin": "clip" | "first_frame" (where the travel starts, rule RT14) and
 
-// "floor": "auto" | "rest" | a height in source units (rule RT16, default "auto").
+// "floor": "auto" | "rest" | a height in source units (rule RT16, default "auto"), and
+// "plant_feet": true | false (rule RT19, default false: hold each contacting foot where its
+// contact began, with the two-bone leg solve).
 #pragma once
 
 #include <filesystem>
@@ -54,6 +56,7 @@ struct SceneRetarget {
   enum class Floor { kAuto, kRest, kHeight };
   Floor floor = Floor::kAuto;
   float floor_height = 0.0f;  // kHeight
+  bool plant_feet = false;    // "plant_feet" (rule RT19)
 };
 
 struct SceneAnimation {
@@ -100,13 +103,16 @@ Result<std::vector<std::string>> prepare_scene_source(SourceClip& clip, const Sc
 Result<RetargetProfile> build_scene_profile(const SceneRetarget& retarget, const SourceSkeleton& source, const Rig& rig,
                                            bool rest_on_ground = false, std::string* roles_note = nullptr);
 
-/// Foot contacts of a retargeted clip and the floor the scene asks for (rules RT16, RT17):
+/// Foot contacts of a retargeted clip and the floor the scene asks for (rules RT16-RT18):
 /// detects the contacts (find_foot_contacts with the profile's facing), then sets
-/// profile.floor: for "auto" the contacts' floor fitted to `rig`'s soles (fit_floor_to_target;
-/// left unset, with the contacts' note, when the feet are not found or never touch), the given
-/// height for a number, unset for "rest". Returns the contacts (no feet when none were
-/// recognised). Fails only when the clip or the profile does not bind.
-Result<FootContacts> resolve_scene_floor(const SceneRetarget& retarget, const SourceClip& clip, const Rig& rig,
+/// profile.floor: for "auto" the contacts' floor, and the clip is leveled (rule RT18): the
+/// target's sole is measured in every contact (fit_floor_keys_to_target), and the source roots'
+/// travel moved by the floor's variation over time (level_clip_floor), so each contact stands
+/// on the ground; the returned contacts' floor_keys are those fitted keys. Left unset, with the
+/// contacts' note, when the feet are not found or never touch; the given height for a number
+/// (no leveling), unset for "rest". Returns the contacts (no feet when none were recognised).
+/// Fails only when the clip or the profile does not bind.
+Result<FootContacts> resolve_scene_floor(const SceneRetarget& retarget, SourceClip& clip, const Rig& rig,
                                          RetargetProfile& profile);
 
 }  // namespace asterune::io

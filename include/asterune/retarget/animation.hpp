@@ -14,6 +14,7 @@
 #include "asterune/core/result.hpp"
 #include "asterune/retarget/binding.hpp"
 #include "asterune/retarget/cache.hpp"
+#include "asterune/retarget/foot_plant.hpp"
 
 namespace asterune {
 
@@ -25,6 +26,9 @@ struct AnimationBinding {
   AnimationMode mode = AnimationMode::kNative;
   ClipBinding clip_binding;                         // to the rig (native) or to the source skeleton
   std::shared_ptr<const RetargetBinding> retarget;  // set in kRetarget mode
+  /// kRetarget mode, optional (rule RT19): planted feet applied after the retarget
+  /// (build_foot_plant). Null: the retargeted pose as it is.
+  std::shared_ptr<const FootPlant> plant;
 };
 
 /// Binds `clip` for playback on `rig`. Native when clip_binds_natively(clip, rig); otherwise
@@ -39,6 +43,7 @@ struct AnimationContext {
   std::vector<float> source_coverage;
   RetargetContext retarget;
   ClipCursor cursor;  // playback cursor for clip_binding; left empty, sampling searches every key
+  std::vector<Transform> world;  // rig-space placements for the planted feet (binding.plant)
 };
 
 /// Sizes the scratch for a binding (setup time).
@@ -46,6 +51,7 @@ AnimationContext make_animation_context(const AnimationBinding& binding);
 
 /// Samples the clip at `time` into the rig's motor transforms T and coverage (rig joint count
 /// entries each). Allocation-free, no throw. Returns false (nothing written) on size mismatch.
+/// With binding.plant, the planted feet (rule RT19) are applied at the wrapped clip time.
 bool sample_animation(const Clip& clip, const AnimationBinding& binding, const Rig& rig, float time, WrapMode wrap,
                       AnimationContext& context, std::span<Transform> local, std::span<float> coverage);
 

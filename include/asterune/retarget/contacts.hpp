@@ -56,6 +56,24 @@ struct FootSpec {
   int joint = -1;
 };
 
+/// One knot of a floor that varies over time (rule RT18): the floor's height (source units,
+/// along the source up) at `time` (seconds).
+struct FloorKey {
+  float time = 0.0f;
+  float height = 0.0f;
+};
+
+/// Rule RT18: the floor at `time`, piecewise linear through `keys` (ascending times), constant
+/// before the first and after the last key. `fallback` when there are no keys.
+float floor_at(const std::vector<FloorKey>& keys, float time, float fallback);
+
+/// One contact: frames [first, last] (inclusive) of foot `foot` in contact.
+struct ContactSpan {
+  size_t foot = 0;
+  int first = 0;
+  int last = 0;
+};
+
 struct FootContacts {
   std::vector<FootSpec> feet;
   float dt = 0.0f;
@@ -64,7 +82,15 @@ struct FootContacts {
   bool has_floor = false;              // false: no feet, or they never touched (see note)
   float floor = 0.0f;                  // source units, along `up`, when has_floor
   float leg_length = 0.0f;             // L, source units
+  glm::vec3 up{0.0f, 1.0f, 0.0f};      // the source up the heights are measured along
   std::string note;                    // why there is no floor (empty when has_floor)
+  /// Rule RT18: the floor over time, one key per contact (its middle time, the median height of
+  /// the foot's lowest point over the contact); empty when there is no floor. After
+  /// io::resolve_scene_floor(), the target-fitted keys (fit_floor_keys_to_target) instead.
+  std::vector<FloorKey> floor_keys;
+
+  /// The contacts as spans, in order of start frame (ties: the feet's order).
+  std::vector<ContactSpan> spans() const;
 
   /// Contact state of `foot` at `time` (the nearest sampled frame; clamped to the clip).
   bool in_contact(size_t foot, float time) const;
@@ -102,6 +128,29 @@ Result<FootContacts> find_foot_contacts(const Clip& clip, const SourceSkeleton& 
 /// no contact, no target feet, no translation). Fails when the clip or the profile does not bind.
 Result<float> fit_floor_to_target(const Clip& clip, const SourceSkeleton& source, const Rig& rig,
                                   const RetargetProfile& profile, const FootContacts& contacts);
+
+/// Rule RT18, the target side: the floor over time (source units) that stands the target's
+/// contacting soles on its ground. Retargets every contact frame through `profile` (its floor set
+/// to a constant, e.g. contacts.floor) and measures the sole of the matching target foot as
+/// fit_floor_to_target() does; e(f) = the lowest contacting sole of frame f (studs; frames
+/// without contact: linear between their nearest contact frames, held at the ends); then
+/// c = the mean over +-0.05 s of the minimum over +-0.05 s of e (so c <= e everywhere and c has
+/// no jumps), and one key per frame: profile.floor + (c(f) + 0.01 L_t) / (units_to_studs * scale),
+/// L_t the target leg length (2 studs when the binding did not measure it): the lowest
+/// contacting sole ends at most 0.01 L_t below the ground. Empty when there is nothing to
+/// measure (no floor, no contact, no target feet, no translation). Fails when the clip or the
+/// profile does not bind.
+Result<std::vector<FloorKey>> fit_floor_keys_to_target(const Clip& clip, const SourceSkeleton& source, const Rig& rig,
+                                                       const RetargetProfile& profile, const FootContacts& contacts);
+
+/// Rule RT18: makes `clip` stand on one flat floor at height `reference` by moving every source
+/// root (parent -1) along `up` by -(floor_at(keys, t) - reference) (source units): at each key of
+/// a root's translation channel (cubic tangents get the floor's slope taken off), or, for a
+/// root with no translation keys, on new linear keys at the floor keys' times and the clip's
+/// ends from its rest position. The profile's constant floor then applies to the leveled clip
+/// unchanged. No keys: nothing changes.
+void level_clip_floor(Clip& clip, const SourceSkeleton& source, const std::vector<FloorKey>& keys, float reference,
+                      const glm::vec3& up);
 
 /// Rule RT17: a `Footstep` marker (kind kMarker, value the foot's side) at every contact start,
 /// in time order (ties: left before right, the feet's order).
