@@ -2,12 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "asterune/core/assert.hpp"
 #include "asterune/core/prefetch.hpp"
 #include "asterune/rig/rig.hpp"
-#include "math/sse_quat.hpp"  // ASTERUNE_SSE2 and the SSE2 intrinsics
 
 namespace asterune {
 
@@ -462,146 +460,6 @@ double event_total(const T& tr, const Clip& clip) {
 
 }  // namespace
 
-#if defined(ASTERUNE_SSE2)
-namespace {
-
-// Four floats from p, or the first `lanes` of them and zeros (the last block of joints).
-inline __m128 load_lanes(const float* p, size_t lanes) {
-  if (lanes == 4) return _mm_loadu_ps(p);
-  float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-  for (size_t l = 0; l < lanes; ++l) v[l] = p[l];
-  return _mm_loadu_ps(v);
-}
-
-inline __m128 select(__m128 mask, __m128 a, __m128 b) { return _mm_or_ps(_mm_and_ps(mask, a), _mm_andnot_ps(mask, b)); }
-
-}  // namespace
-
-// The override composition (rule AN4) four joints at a time: the scalar formulation's
-// operations per joint, on the same operands in the same order, so the same bits (each lane is
-// one joint; a track that does not take part in a lane adds +0, which changes no sum: the sums
-// start at +0 and never become -0). Joint-major: the accumulators stay in registers.
-void Animator::compose_overrides4(std::span<Transform> local, std::span<float> coverage) const {
-  const size_t n = static_cast<size_t>(joint_count_);
-  const bool budget = mode_ == CompositionMode::kBudget;
-  const __m128 one = _mm_set1_ps(1.0f), zero = _mm_setzero_ps();
-  const __m128 sign_bit = _mm_set1_ps(-0.0f);
-  const Transform identity = Transform::identity();
-  for (size_t j0 = 0; j0 < n; j0 += 4) {
-    const size_t lanes = std::min<size_t>(4, n - j0);
-    __m128 rest = one, count = zero, single_e = zero, single = zero;
-    __m128 ax = zero, ay = zero, az = zero, aw = zero, px = zero, py = zero, pz = zero;
-    __m128 fx = zero, fy = zero, fz = zero, fw = zero;
-    int begin = 0;
-    for (const int level_end : level_end_) {
-      const int first_track = begin;
-      begin = level_end;
-      // The level's summed claims W, in composition order.
-      __m128 sum = zero;
-      bool any = false;
-      for (int i = first_track; i < level_end; ++i) {
-        const Track& tr = tracks_[static_cast<size_t>(override_order_[static_cast<size_t>(i)])];
-        if (!tr.sampled) continue;
-        __m128 claim = _mm_mul_ps(_mm_set1_ps(tr.state.weight_current), load_lanes(tr.coverage.data() + j0, lanes));
-        if (!tr.mask.empty()) claim = _mm_mul_ps(claim, load_lanes(tr.mask.data() + j0, lanes));
-        sum = any ? _mm_add_ps(sum, claim) : claim;
-        any = true;
-      }
-      if (!any) continue;
-      const __m128 claimed = _mm_cmpgt_ps(sum, zero);
-      const __m128 m = _mm_min_ps(sum, one);
-      const __m128 k = budget ? _mm_min_ps(_mm_div_ps(rest, m), one) : rest;
-      const __m128 scale = _mm_and_ps(claimed, _mm_div_ps(k, _mm_max_ps(sum, one)));
-      __m128 left = _mm_sub_ps(rest, _mm_mul_ps(m, k));
-      left = _mm_and_ps(_mm_cmpgt_ps(left, zero), left);  // lower levels then take nothing
-      rest = select(claimed, left, rest);
-      for (int i = first_track; i < level_end; ++i) {
-        const int t = override_order_[static_cast<size_t>(i)];
-        const Track& tr = tracks_[static_cast<size_t>(t)];
-        if (!tr.sampled) continue;
-        __m128 claim = _mm_mul_ps(_mm_set1_ps(tr.state.weight_current), load_lanes(tr.coverage.data() + j0, lanes));
-        if (!tr.mask.empty()) claim = _mm_mul_ps(claim, load_lanes(tr.mask.data() + j0, lanes));
-        const __m128 e = _mm_mul_ps(claim, scale);
-        if (root_joint_ >= 0 && static_cast<size_t>(root_joint_) >= j0 && static_cast<size_t>(root_joint_) < j0 + lanes) {
-          float ev[4];
-          _mm_storeu_ps(ev, e);
-          const float er = ev[static_cast<size_t>(root_joint_) - j0];
-          tr.root_weight = er > 0.0f ? er : 0.0f;
-        }
-        const __m128 part = _mm_cmpgt_ps(e, zero);
-        if (_mm_movemask_ps(part) == 0) continue;
-        const Transform* x = tr.local.data() + j0;
-        __m128 qx = _mm_loadu_ps(&x[0].rotation.x);
-        __m128 qy = lanes > 1 ? _mm_loadu_ps(&x[1].rotation.x) : zero;
-        __m128 qz = lanes > 2 ? _mm_loadu_ps(&x[2].rotation.x) : zero;
-        __m128 qw = lanes > 3 ? _mm_loadu_ps(&x[3].rotation.x) : zero;
-        _MM_TRANSPOSE4_PS(qx, qy, qz, qw);
-        const __m128 is_first = _mm_and_ps(part, _mm_cmpeq_ps(count, zero));
-        fx = select(is_first, qx, fx);
-        fy = select(is_first, qy, fy);
-        fz = select(is_first, qz, fz);
-        fw = select(is_first, qw, fw);
-        // glm::dot(first, q): (w w' + x x') + (y y' + z z').
-        const __m128 d = _mm_add_ps(_mm_add_ps(_mm_mul_ps(fw, qw), _mm_mul_ps(fx, qx)),
-                                    _mm_add_ps(_mm_mul_ps(fy, qy), _mm_mul_ps(fz, qz)));
-        const __m128 sg = _mm_xor_ps(e, _mm_and_ps(_mm_cmplt_ps(d, zero), sign_bit));
-        aw = _mm_add_ps(aw, _mm_and_ps(part, _mm_mul_ps(sg, qw)));
-        ax = _mm_add_ps(ax, _mm_and_ps(part, _mm_mul_ps(sg, qx)));
-        ay = _mm_add_ps(ay, _mm_and_ps(part, _mm_mul_ps(sg, qy)));
-        az = _mm_add_ps(az, _mm_and_ps(part, _mm_mul_ps(sg, qz)));
-        float p[3][4] = {};
-        for (size_t l = 0; l < lanes; ++l) {
-          p[0][l] = x[l].position.x;
-          p[1][l] = x[l].position.y;
-          p[2][l] = x[l].position.z;
-        }
-        px = _mm_add_ps(px, _mm_and_ps(part, _mm_mul_ps(e, _mm_loadu_ps(p[0]))));
-        py = _mm_add_ps(py, _mm_and_ps(part, _mm_mul_ps(e, _mm_loadu_ps(p[1]))));
-        pz = _mm_add_ps(pz, _mm_and_ps(part, _mm_mul_ps(e, _mm_loadu_ps(p[2]))));
-        count = _mm_add_ps(count, _mm_and_ps(part, one));
-        single_e = select(part, e, single_e);
-        single = select(part, _mm_set1_ps(static_cast<float>(t)), single);
-      }
-    }
-    // The rest pose's identity, sign-aligned to the first contribution, then the normalization.
-    const __m128 qw = _mm_add_ps(aw, _mm_xor_ps(rest, _mm_and_ps(_mm_cmplt_ps(fw, zero), sign_bit)));
-    const __m128 len2 = _mm_add_ps(
-        _mm_add_ps(_mm_add_ps(_mm_mul_ps(qw, qw), _mm_mul_ps(ax, ax)), _mm_mul_ps(ay, ay)), _mm_mul_ps(az, az));
-    const __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(len2));
-    const __m128 ok = _mm_cmpgt_ps(len2, _mm_set1_ps(1e-20f));
-    __m128 rx = select(ok, _mm_mul_ps(ax, inv), fx), ry = select(ok, _mm_mul_ps(ay, inv), fy);
-    __m128 rz = select(ok, _mm_mul_ps(az, inv), fz), rw = select(ok, _mm_mul_ps(qw, inv), fw);
-    _MM_TRANSPOSE4_PS(rx, ry, rz, rw);
-    float q[4][4], p[3][4], cov[4], cnt[4], se[4], sgl[4];
-    _mm_storeu_ps(q[0], rx);
-    _mm_storeu_ps(q[1], ry);
-    _mm_storeu_ps(q[2], rz);
-    _mm_storeu_ps(q[3], rw);
-    _mm_storeu_ps(p[0], px);
-    _mm_storeu_ps(p[1], py);
-    _mm_storeu_ps(p[2], pz);
-    _mm_storeu_ps(cov, _mm_sub_ps(one, rest));
-    _mm_storeu_ps(cnt, count);
-    _mm_storeu_ps(se, single_e);
-    _mm_storeu_ps(sgl, single);
-    for (size_t l = 0; l < lanes; ++l) {
-      const size_t j = j0 + l;
-      if (cnt[l] == 0.0f) {
-        local[j] = identity;
-        coverage[j] = 0.0f;
-      } else if (cnt[l] == 1.0f && se[l] == 1.0f) {
-        local[j] = tracks_[static_cast<size_t>(sgl[l])].local[j];
-        coverage[j] = 1.0f;
-      } else {
-        std::memcpy(&local[j].rotation.x, q[l], sizeof q[l]);
-        local[j].position = glm::vec3(p[0][l], p[1][l], p[2][l]);
-        coverage[j] = cov[l];
-      }
-    }
-  }
-}
-#endif
-
 void Animator::compose_samples(std::span<Transform> local, std::span<float> coverage) const {
   // Overrides by priority (rule AN4), or the lone full-weight track as sampled (rule AN10).
   int overrides = 0;
@@ -623,9 +481,6 @@ void Animator::compose_samples(std::span<Transform> local, std::span<float> cove
     std::copy(lone_track->local.begin(), lone_track->local.end(), local.begin());
     std::copy(lone_track->coverage.begin(), lone_track->coverage.end(), coverage.begin());
   } else {
-#if defined(ASTERUNE_SSE2)
-    compose_overrides4(local, coverage);
-#else
     // Track-major (each pass runs over the joints of one track, no per-joint indirection), in
     // the same order of operations per joint as the formula: levels from the top, tracks in
     // composition order within a level.
@@ -723,7 +578,6 @@ void Animator::compose_samples(std::span<Transform> local, std::span<float> cove
         coverage[j] = 1.0f - rest[j];
       }
     }
-#endif
   }
 
   // Additive tracks (rule AN6), ascending priority then build order.

@@ -39,43 +39,43 @@ void set_rotation(float* G, std::size_t l, const std::vector<float>& times, cons
                   std::size_t i) {
   const glm::quat& a = keys[i];
   const glm::quat& b = keys[i + 1];
-  G[kRotT0 + l] = times[i];
-  G[kRotT1 + l] = times[i + 1];
+  G[kRotation + kT0 + l] = times[i];
+  G[kRotation + kT1 + l] = times[i + 1];
   const float av[4] = {a.x, a.y, a.z, a.w}, bv[4] = {b.x, b.y, b.z, b.w};
   for (std::size_t c = 0; c < 4; ++c) {
-    G[kRotA + 4 * c + l] = av[c];
-    G[kRotB + 4 * c + l] = bv[c];
+    G[kRotation + kA + 4 * c + l] = av[c];
+    G[kRotation + kB + 4 * c + l] = bv[c];
   }
   std::uint32_t sign = 0, wide = 0;
   segment_flags(a, b, sign, wide);
-  put_bits(G + kRotSign + l, sign);
-  put_bits(G + kRotWide + l, wide);
+  put_bits(G + kRotation + kSign + l, sign);
+  put_bits(G + kRotation + kWide + l, wide);
 }
 
 void hold_rotation(float* G, std::size_t l, const glm::quat& q) {
-  G[kRotT0 + l] = kInf;
-  G[kRotT1 + l] = kInf;
+  G[kRotation + kT0 + l] = kInf;
+  G[kRotation + kT1 + l] = kInf;
   const float v[4] = {q.x, q.y, q.z, q.w};
-  for (std::size_t c = 0; c < 4; ++c) G[kRotA + 4 * c + l] = G[kRotB + 4 * c + l] = v[c];
-  put_bits(G + kRotSign + l, 0u);
-  put_bits(G + kRotWide + l, 0u);
+  for (std::size_t c = 0; c < 4; ++c) G[kRotation + kA + 4 * c + l] = G[kRotation + kB + 4 * c + l] = v[c];
+  put_bits(G + kRotation + kSign + l, 0u);
+  put_bits(G + kRotation + kWide + l, 0u);
 }
 
 void set_translation(float* G, std::size_t l, const std::vector<float>& times, const std::vector<glm::vec3>& keys,
                      std::size_t i) {
-  G[kPosT0 + l] = times[i];
-  G[kPosT1 + l] = times[i + 1];
+  G[kTranslation + kT0 + l] = times[i];
+  G[kTranslation + kT1 + l] = times[i + 1];
   for (int c = 0; c < 3; ++c) {
-    G[kPosA + 4 * static_cast<std::size_t>(c) + l] = keys[i][c];
-    G[kPosB + 4 * static_cast<std::size_t>(c) + l] = keys[i + 1][c];
+    G[kTranslation + kA + 4 * static_cast<std::size_t>(c) + l] = keys[i][c];
+    G[kTranslation + kB + 4 * static_cast<std::size_t>(c) + l] = keys[i + 1][c];
   }
 }
 
 void hold_translation(float* G, std::size_t l, const glm::vec3& p) {
-  G[kPosT0 + l] = kInf;
-  G[kPosT1 + l] = kInf;
+  G[kTranslation + kT0 + l] = kInf;
+  G[kTranslation + kT1 + l] = kInf;
   for (int c = 0; c < 3; ++c)
-    G[kPosA + 4 * static_cast<std::size_t>(c) + l] = G[kPosB + 4 * static_cast<std::size_t>(c) + l] = p[c];
+    G[kTranslation + kA + 4 * static_cast<std::size_t>(c) + l] = G[kTranslation + kB + 4 * static_cast<std::size_t>(c) + l] = p[c];
 }
 
 // The segment std::upper_bound names for t, clamped to [0, n - 2] (n >= 2).
@@ -103,28 +103,18 @@ void seek(const KeyStream& s, const Clip& clip, float t, ClipCursor& cursor) {
       static_cast<std::uint32_t>(std::upper_bound(s.need.begin(), s.need.end(), t) - s.need.begin());
 }
 
-// A record's key becomes its lane's right end; the old right end becomes the left.
+// A record's key becomes its lane's right end; the old right end becomes the left. The same
+// moves for both channels (a translation's fourth component and flags are unused).
 inline void apply(const KeyRecord& r, float* lanes) {
-  const std::uint32_t lane = r.lane & ~kTranslationRecord;
-  float* G = lanes + (lane / 4) * kGroupFloats;
-  const std::size_t l = lane % 4;
-  if (r.lane & kTranslationRecord) {
-    G[kPosT0 + l] = G[kPosT1 + l];
-    G[kPosT1 + l] = r.time;
-    for (std::size_t c = 0; c < 3; ++c) {
-      G[kPosA + 4 * c + l] = G[kPosB + 4 * c + l];
-      G[kPosB + 4 * c + l] = r.value[c];
-    }
-  } else {
-    G[kRotT0 + l] = G[kRotT1 + l];
-    G[kRotT1 + l] = r.time;
-    for (std::size_t c = 0; c < 4; ++c) {
-      G[kRotA + 4 * c + l] = G[kRotB + 4 * c + l];
-      G[kRotB + 4 * c + l] = r.value[c];
-    }
-    put_bits(G + kRotSign + l, r.sign);
-    put_bits(G + kRotWide + l, r.wide);
+  float* P = lanes + r.slot;
+  P[kT0] = P[kT1];
+  P[kT1] = r.time;
+  for (std::size_t c = 0; c < 4; ++c) {
+    P[kA + 4 * c] = P[kB + 4 * c];
+    P[kB + 4 * c] = r.value[c];
   }
+  put_bits(P + kSign, r.sign);
+  put_bits(P + kWide, r.wide);
 }
 
 }  // namespace
@@ -172,7 +162,7 @@ KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joi
       set_rotation(G, l, tr.rotation_times, tr.rotations, 0);
       for (std::size_t k = 2; k < nr; ++k) {
         KeyRecord r;
-        r.lane = static_cast<std::uint32_t>(lane);
+        r.slot = static_cast<std::uint32_t>((lane / 4) * kGroupFloats + kRotation + lane % 4);
         segment_flags(tr.rotations[k - 1], tr.rotations[k], r.sign, r.wide);
         r.time = tr.rotation_times[k];
         const glm::quat& q = tr.rotations[k];
@@ -190,7 +180,7 @@ KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joi
       set_translation(G, l, tr.translation_times, tr.translations, 0);
       for (std::size_t k = 2; k < np; ++k) {
         KeyRecord r;
-        r.lane = static_cast<std::uint32_t>(lane) | kTranslationRecord;
+        r.slot = static_cast<std::uint32_t>((lane / 4) * kGroupFloats + kTranslation + lane % 4);
         r.time = tr.translation_times[k];
         for (int c = 0; c < 3; ++c) r.value[c] = tr.translations[k][c];
         records.emplace_back(tr.translation_times[k - 1], r);
@@ -240,7 +230,7 @@ void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Tr
     // the same operands as the search path: bit for bit). A lane holds a when the factor is not
     // positive (before the first key, or a held channel: its +inf times give NaN), b when it is 1.
     {
-      const __m128 t0 = _mm_loadu_ps(G + kRotT0), t1 = _mm_loadu_ps(G + kRotT1);
+      const __m128 t0 = _mm_loadu_ps(G + kRotation + kT0), t1 = _mm_loadu_ps(G + kRotation + kT1);
       const __m128 raw = _mm_div_ps(_mm_sub_ps(tv, t0), _mm_sub_ps(t1, t0));
       const __m128 alpha = _mm_min_ps(raw, one);  // NaN -> 1, but those lanes hold a
       const __m128 take_a = _mm_cmpngt_ps(raw, _mm_setzero_ps());
@@ -248,11 +238,11 @@ void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Tr
       // at a factor of 1 (slerp_shortest's exact end).
       const __m128 take_b = _mm_or_ps(_mm_cmpge_ps(tv, t1), _mm_andnot_ps(take_a, _mm_cmpeq_ps(alpha, one)));
       const __m128 r = _mm_sub_ps(one, alpha);
-      const __m128 s = _mm_xor_ps(alpha, _mm_loadu_ps(G + kRotSign));
-      __m128 ax = _mm_loadu_ps(G + kRotA), ay = _mm_loadu_ps(G + kRotA + 4), az = _mm_loadu_ps(G + kRotA + 8),
-             aw = _mm_loadu_ps(G + kRotA + 12);
-      const __m128 bx = _mm_loadu_ps(G + kRotB), by = _mm_loadu_ps(G + kRotB + 4), bz = _mm_loadu_ps(G + kRotB + 8),
-                   bw = _mm_loadu_ps(G + kRotB + 12);
+      const __m128 s = _mm_xor_ps(alpha, _mm_loadu_ps(G + kRotation + kSign));
+      __m128 ax = _mm_loadu_ps(G + kRotation + kA), ay = _mm_loadu_ps(G + kRotation + kA + 4), az = _mm_loadu_ps(G + kRotation + kA + 8),
+             aw = _mm_loadu_ps(G + kRotation + kA + 12);
+      const __m128 bx = _mm_loadu_ps(G + kRotation + kB), by = _mm_loadu_ps(G + kRotation + kB + 4), bz = _mm_loadu_ps(G + kRotation + kB + 8),
+                   bw = _mm_loadu_ps(G + kRotation + kB + 12);
       __m128 x = _mm_add_ps(_mm_mul_ps(r, ax), _mm_mul_ps(s, bx));
       __m128 y = _mm_add_ps(_mm_mul_ps(r, ay), _mm_mul_ps(s, by));
       __m128 z = _mm_add_ps(_mm_mul_ps(r, az), _mm_mul_ps(s, bz));
@@ -278,14 +268,14 @@ void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Tr
       _mm_storeu_ps(rot[2], az);
       _mm_storeu_ps(rot[3], aw);
       // Keys too far apart for nlerp: slerp, one lane at a time (rare).
-      const int slow = _mm_movemask_ps(_mm_andnot_ps(_mm_or_ps(take_a, take_b), _mm_loadu_ps(G + kRotWide)));
+      const int slow = _mm_movemask_ps(_mm_andnot_ps(_mm_or_ps(take_a, take_b), _mm_loadu_ps(G + kRotation + kWide)));
       if (slow) {
         float al[4];
         _mm_storeu_ps(al, alpha);
         for (std::size_t l = 0; l < 4; ++l) {
           if (!(slow & (1 << l))) continue;
-          const glm::quat a(G[kRotA + 12 + l], G[kRotA + l], G[kRotA + 4 + l], G[kRotA + 8 + l]);
-          const glm::quat b(G[kRotB + 12 + l], G[kRotB + l], G[kRotB + 4 + l], G[kRotB + 8 + l]);
+          const glm::quat a(G[kRotation + kA + 12 + l], G[kRotation + kA + l], G[kRotation + kA + 4 + l], G[kRotation + kA + 8 + l]);
+          const glm::quat b(G[kRotation + kB + 12 + l], G[kRotation + kB + l], G[kRotation + kB + 4 + l], G[kRotation + kB + 8 + l]);
           const glm::quat q = slerp_shortest(a, b, al[l]);
           rot[l][0] = q.x;
           rot[l][1] = q.y;
@@ -296,13 +286,13 @@ void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Tr
     }
     // Translation: a + (b - a) * alpha; a when the factor is not positive, b from the last key on.
     {
-      const __m128 t0 = _mm_loadu_ps(G + kPosT0), t1 = _mm_loadu_ps(G + kPosT1);
+      const __m128 t0 = _mm_loadu_ps(G + kTranslation + kT0), t1 = _mm_loadu_ps(G + kTranslation + kT1);
       const __m128 raw = _mm_div_ps(_mm_sub_ps(tv, t0), _mm_sub_ps(t1, t0));
       const __m128 alpha = _mm_min_ps(raw, one);
       const __m128 take_a = _mm_cmpngt_ps(raw, _mm_setzero_ps());
       const __m128 take_b = _mm_cmpge_ps(tv, t1);
       for (std::size_t c = 0; c < 3; ++c) {
-        const __m128 a = _mm_loadu_ps(G + kPosA + 4 * c), b = _mm_loadu_ps(G + kPosB + 4 * c);
+        const __m128 a = _mm_loadu_ps(G + kTranslation + kA + 4 * c), b = _mm_loadu_ps(G + kTranslation + kB + 4 * c);
         const __m128 blend = _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), alpha));
         const __m128 v = _mm_or_ps(_mm_and_ps(take_a, a), _mm_andnot_ps(take_a, blend));
         _mm_storeu_ps(pos[c], _mm_or_ps(_mm_and_ps(take_b, b), _mm_andnot_ps(take_b, v)));
@@ -311,15 +301,15 @@ void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Tr
 #else
     // The same per lane (ASTERUNE_SCALAR_KERNELS or no SSE2): the same operations in the same order.
     for (std::size_t l = 0; l < 4; ++l) {
-      const float raw = (t - G[kRotT0 + l]) / (G[kRotT1 + l] - G[kRotT0 + l]);
+      const float raw = (t - G[kRotation + kT0 + l]) / (G[kRotation + kT1 + l] - G[kRotation + kT0 + l]);
       const float alpha = raw < 1.0f ? raw : 1.0f;
-      const glm::quat a(G[kRotA + 12 + l], G[kRotA + l], G[kRotA + 4 + l], G[kRotA + 8 + l]);
-      const glm::quat b(G[kRotB + 12 + l], G[kRotB + l], G[kRotB + 4 + l], G[kRotB + 8 + l]);
+      const glm::quat a(G[kRotation + kA + 12 + l], G[kRotation + kA + l], G[kRotation + kA + 4 + l], G[kRotation + kA + 8 + l]);
+      const glm::quat b(G[kRotation + kB + 12 + l], G[kRotation + kB + l], G[kRotation + kB + 4 + l], G[kRotation + kB + 8 + l]);
       glm::quat q;
       std::uint32_t sign, wide;
-      std::memcpy(&sign, G + kRotSign + l, sizeof sign);
-      std::memcpy(&wide, G + kRotWide + l, sizeof wide);
-      if (t >= G[kRotT1 + l]) q = b;
+      std::memcpy(&sign, G + kRotation + kSign + l, sizeof sign);
+      std::memcpy(&wide, G + kRotation + kWide + l, sizeof wide);
+      if (t >= G[kRotation + kT1 + l]) q = b;
       else if (!(raw > 0.0f)) q = a;
       else if (alpha == 1.0f) q = b;
       else if (wide) q = slerp_shortest(a, b, alpha);
@@ -333,11 +323,11 @@ void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Tr
       rot[l][1] = q.y;
       rot[l][2] = q.z;
       rot[l][3] = q.w;
-      const float praw = (t - G[kPosT0 + l]) / (G[kPosT1 + l] - G[kPosT0 + l]);
+      const float praw = (t - G[kTranslation + kT0 + l]) / (G[kTranslation + kT1 + l] - G[kTranslation + kT0 + l]);
       const float palpha = praw < 1.0f ? praw : 1.0f;
       for (std::size_t c = 0; c < 3; ++c) {
-        const float pa = G[kPosA + 4 * c + l], pb = G[kPosB + 4 * c + l];
-        pos[c][l] = t >= G[kPosT1 + l] ? pb : !(praw > 0.0f) ? pa : pa + (pb - pa) * palpha;
+        const float pa = G[kTranslation + kA + 4 * c + l], pb = G[kTranslation + kB + 4 * c + l];
+        pos[c][l] = t >= G[kTranslation + kT1 + l] ? pb : !(praw > 0.0f) ? pa : pa + (pb - pa) * palpha;
       }
     }
 #endif

@@ -28,17 +28,15 @@ struct ClipCursor;
 
 namespace detail {
 
-// Float offsets inside one group of four lanes (each field four floats, lane-major).
-inline constexpr std::size_t kRotT0 = 0, kRotT1 = 4, kRotA = 8, kRotB = 24, kRotSign = 40, kRotWide = 44;
-inline constexpr std::size_t kPosT0 = 48, kPosT1 = 52, kPosA = 56, kPosB = 68;
-inline constexpr std::size_t kGroupFloats = 80;
-// Lane index bit of a record that loads a translation key.
-inline constexpr std::uint32_t kTranslationRecord = 0x80000000u;
+// Float offsets inside one group of four lanes: a block per channel (rotation, then
+// translation), each field four floats, one per lane. A translation uses components x, y, z.
+inline constexpr std::size_t kT0 = 0, kT1 = 4, kA = 8, kB = 24, kSign = 40, kWide = 44, kChannelFloats = 48;
+inline constexpr std::size_t kRotation = 0, kTranslation = kChannelFloats, kGroupFloats = 2 * kChannelFloats;
 // No joint (a padding lane of the last group).
 inline constexpr std::uint32_t kNoJoint = 0xffffffffu;
 
 struct KeyRecord {
-  std::uint32_t lane = 0;  // group * 4 + lane, | kTranslationRecord for a translation key
+  std::uint32_t slot = 0;  // group * kGroupFloats + channel block + lane: where the lane's fields start
   std::uint32_t sign = 0;  // rotation: 0x80000000 when the segment ending here blends toward -b
   std::uint32_t wide = 0;  // rotation: all ones when the segment is slerped (keys too far apart)
   float time = 0.0f;       // the key's time

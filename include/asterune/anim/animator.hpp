@@ -192,9 +192,6 @@ class Animator {
   // src/anim/animator.cpp (the implementer owns this section).
   struct Track;
   void compose_samples(std::span<Transform> local, std::span<float> coverage) const;
-  // The override composition four joints at a time (SSE2 builds; the scalar build runs the
-  // plain loops of compose_samples).
-  void compose_overrides4(std::span<Transform> local, std::span<float> coverage) const;
   // One decaying offset of an inertial transition (rule AN8): x(t) along `axis` (an angle in
   // radians for a rotation, studs for a position), Bollo's quintic reaching 0 at t1.
   struct Decay {
