@@ -5,6 +5,7 @@
 
 #include "asterune/rig/source_skeleton.hpp"
 #include "asterune/rig/rig.hpp"
+#include "clip/key_stream.hpp"
 
 namespace asterune {
 
@@ -150,6 +151,8 @@ Result<ClipBinding> build_clip_binding_from_tracks(const Clip& clip, std::vector
   binding.defaults_ = std::move(defaults);
   binding.unmatched_ = std::move(unmatched_tracks);
   binding.track_count_ = track_count;
+  binding.stream_ = std::make_shared<const detail::KeyStream>(
+      detail::compile_key_stream(clip, binding.track_of_joint_, binding.defaults_));
   return binding;
 }
 

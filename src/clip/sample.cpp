@@ -8,6 +8,7 @@
 
 #include "asterune/core/assert.hpp"
 #include "asterune/rig/pose.hpp"
+#include "clip/key_stream.hpp"
 #include "math/sse_quat.hpp"  // ASTERUNE_SSE2 and the SSE2 intrinsics
 
 namespace asterune {
@@ -286,10 +287,19 @@ inline bool sample_channels(const ClipTrack& track, float t, const Transform& fa
 // together (a fixed stack buffer of joint indexes: no allocation, rule RG1).
 constexpr size_t kBlendBlock = 64;
 
-void sample_joints(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, std::uint32_t* hints,
+void sample_joints(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, ClipCursor* cursor,
                    std::span<Transform> local, std::span<float> coverage) {
   const size_t n = static_cast<size_t>(binding.joint_count());  // callers checked the span sizes
   const float t = wrap_clip_time(time, clip.duration, wrap);
+  std::uint32_t* hints = cursor ? cursor->keys.data() : nullptr;
+  // With a cursor, the joints of the compiled key stream are sampled from it (after the loop
+  // below, which samples the others by search); the clip must have the binding's track count.
+  const detail::KeyStream* stream = cursor ? binding.key_stream() : nullptr;
+  if (stream && (stream->groups == 0 || cursor->lanes.size() != stream->initial.size() ||
+                 clip.tracks.size() != static_cast<size_t>(binding.track_count())))
+    stream = nullptr;
+  if (stream) detail::advance_key_stream(*stream, clip, t, *cursor);
+  const std::uint8_t* streamed = stream ? stream->streamed.data() : nullptr;
   const int* track_of = binding.track_of_joint().data();
   const Transform* defaults = binding.defaults().data();
   const ClipTrack* tracks = clip.tracks.data();
@@ -308,6 +318,10 @@ void sample_joints(const Clip& clip, const ClipBinding& binding, float time, Wra
         coverage[j] = 0.0f;
         continue;
       }
+      if (streamed && streamed[j]) {
+        coverage[j] = 1.0f;  // a streamed joint's track has keys
+        continue;
+      }
       const ClipTrack& tr = tracks[track];
       std::uint32_t* h = hints ? hints + 2 * j : scratch;
       if (!hints) h[0] = h[1] = 0;
@@ -316,6 +330,7 @@ void sample_joints(const Clip& clip, const ClipBinding& binding, float time, Wra
     }
     normalize_blends(out, blends, blend_count);
   }
+  if (stream) detail::sample_key_stream(*stream, *cursor, t, out);
 }
 
 }  // namespace
@@ -357,6 +372,7 @@ bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapM
 ClipCursor make_clip_cursor(const ClipBinding& binding) {
   ClipCursor c;
   c.keys.assign(2 * static_cast<size_t>(binding.joint_count()), 0u);
+  if (const detail::KeyStream* stream = binding.key_stream()) c.lanes.assign(stream->initial.size(), 0.0f);
   return c;
 }
 
@@ -365,7 +381,7 @@ bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapM
   const size_t n = static_cast<size_t>(binding.joint_count());
   ASTERUNE_EXPECT_OR_RETURN(local.size() == n && coverage.size() == n && cursor.keys.size() == 2 * n,
                             "local, coverage and the cursor are sized for the binding", false);
-  sample_joints(clip, binding, time, wrap, cursor.keys.data(), local, coverage);
+  sample_joints(clip, binding, time, wrap, &cursor, local, coverage);
   return true;
 }
 

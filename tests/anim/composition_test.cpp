@@ -4,8 +4,13 @@
 // blend to an angle computed here from half-angle sines and cosines.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "anim_support.hpp"
 #include "support/math.hpp"
@@ -242,4 +247,158 @@ TEST_CASE("compose() recomposes the last samples as update() did (rules AN4, AN6
   CHECK(std::memcmp(first.coverage.data(), again.coverage.data(), first.coverage.size() * sizeof(float)) == 0);
   std::vector<float> short_cov(2);
   CHECK_FALSE(anim.compose(rig, again.local, short_cov));
+}
+
+namespace {
+
+// docs/animator.md's override composition written joint by joint, as the formula reads: for
+// each joint the levels from the top, the claims summed in composition order, m, k, the
+// effective weights, the sign-aligned weighted sums, the rest pose's identity, one
+// normalization. The animator runs it track-major or four joints at a time; the order of the
+// operations per joint is the documented one either way, so the result is the same bits.
+struct RefTrack {
+  int priority;
+  float weight;
+  std::vector<float> mask;  // empty: 1
+  std::vector<Transform> local;
+  std::vector<float> coverage;
+};
+
+void ref_compose(const std::vector<RefTrack>& tracks, CompositionMode mode, std::vector<Transform>& local,
+                 std::vector<float>& coverage) {
+  std::vector<size_t> order(tracks.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return tracks[a].priority > tracks[b].priority; });
+  for (size_t j = 0; j < local.size(); ++j) {
+    float rest = 1.0f;
+    int count = 0;
+    size_t single = 0;
+    float single_e = 0.0f;
+    glm::quat first(1.0f, 0.0f, 0.0f, 0.0f), acc(0.0f, 0.0f, 0.0f, 0.0f);
+    glm::vec3 pos(0.0f);
+    for (size_t begin = 0; begin < order.size();) {
+      size_t end = begin;
+      while (end < order.size() && tracks[order[end]].priority == tracks[order[begin]].priority) ++end;
+      auto claim = [&](size_t i) {
+        const RefTrack& tr = tracks[order[i]];
+        const float c = tr.weight * tr.coverage[j];
+        return tr.mask.empty() ? c : c * tr.mask[j];
+      };
+      float w = claim(begin);
+      for (size_t i = begin + 1; i < end; ++i) w += claim(i);
+      if (w > 0.0f) {
+        const float m = std::min(w, 1.0f);
+        const float k = mode == CompositionMode::kBudget ? std::min(1.0f, rest / m) : rest;
+        const float scale = k / std::max(w, 1.0f);
+        rest -= m * k;
+        if (!(rest > 0.0f)) rest = 0.0f;
+        for (size_t i = begin; i < end; ++i) {
+          const float e = claim(i) * scale;
+          if (!(e > 0.0f)) continue;
+          const Transform& x = tracks[order[i]].local[j];
+          if (count == 0) first = x.rotation;
+          const float sg = glm::dot(first, x.rotation) < 0.0f ? -e : e;
+          acc = glm::quat(acc.w + sg * x.rotation.w, acc.x + sg * x.rotation.x, acc.y + sg * x.rotation.y,
+                          acc.z + sg * x.rotation.z);
+          pos += e * x.position;
+          ++count;
+          single = order[i];
+          single_e = e;
+        }
+      }
+      begin = end;
+    }
+    if (count == 0) {
+      local[j] = Transform::identity();
+      coverage[j] = 0.0f;
+    } else if (count == 1 && single_e == 1.0f) {
+      local[j] = tracks[single].local[j];
+      coverage[j] = 1.0f;
+    } else {
+      glm::quat q = acc;
+      q.w += first.w < 0.0f ? -rest : rest;
+      const float len2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
+      local[j].rotation = len2 > 1e-20f ? q * (1.0f / std::sqrt(len2)) : first;
+      local[j].position = pos;
+      coverage[j] = 1.0f - rest;
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the composition is the per-joint formula bit for bit, any mix of levels, weights and masks (rule AN4)",
+          "[anim]") {
+  const Rig rig = r15_rig();  // 15 joints: the last block of four is short
+  const size_t n = static_cast<size_t>(rig.joint_count());
+  std::uint32_t seed = 77u;
+  auto next = [&]() {  // [0, 1), the same on every standard library
+    seed = seed * 1664525u + 1013904223u;
+    return static_cast<float>(seed >> 8) * (1.0f / 16777216.0f);
+  };
+  const char* parts[] = {"LowerTorso", "UpperTorso", "Head", "LeftUpperArm", "LeftLowerArm", "LeftHand",
+                         "RightUpperArm", "RightLowerArm", "RightHand", "LeftUpperLeg", "LeftLowerLeg",
+                         "LeftFoot", "RightUpperLeg", "RightLowerLeg", "RightFoot"};
+  int compared = 0;
+  for (int round = 0; round < 40; ++round) {
+    const int track_count = 1 + round % 6;
+    std::vector<Clip> clips;
+    for (int t = 0; t < track_count; ++t) {
+      std::vector<ConstKey> keys;
+      for (const char* p : parts) {
+        if (next() < 0.2f) continue;  // an unkeyed joint: coverage 0, claims nothing
+        const glm::quat q = axis_angle_deg(360.0f * next() - 180.0f,
+                                           glm::vec3(next() - 0.5f, next() - 0.5f, next() - 0.5f) + kX * 0.1f);
+        keys.push_back({p, next() < 0.3f ? -q : q, glm::vec3(next(), next() - 0.5f, 2.0f * next())});
+      }
+      clips.push_back(const_clip("c" + std::to_string(t), keys));
+    }
+    std::vector<std::unique_ptr<AnimationBinding>> bindings;
+    std::vector<TrackDesc> descs;
+    std::vector<RefTrack> ref;
+    for (int t = 0; t < track_count; ++t) {
+      bindings.push_back(native_binding(clips[static_cast<size_t>(t)], rig));
+      const int priority = static_cast<int>(next() * 3.0f) * 2;  // Core, Movement or Action2: some share a level
+      const float pick = next();
+      const float weight = pick < 0.2f ? 1.0f : pick < 0.3f ? 0.0f : 1.6f * next();
+      TrackDesc d = track("T" + std::to_string(t), clips[static_cast<size_t>(t)], *bindings.back(),
+                          static_cast<TrackPriority>(priority), weight);
+      if (next() < 0.4f) {
+        d.mask.parts = {next() < 0.5f ? "RightUpperArm" : "UpperTorso"};
+        d.mask.weight = next() < 0.5f ? 1.0f : next();
+      }
+      descs.push_back(d);
+    }
+    for (CompositionMode mode : {CompositionMode::kBudget, CompositionMode::kRemainder}) {
+      Animator anim = build_animator(rig, descs, mode);
+      Out out(rig);
+      REQUIRE(anim.update(rig, 0.25f, out.local, out.coverage).ok);
+      ref.clear();
+      for (int t = 0; t < track_count; ++t) {
+        const TrackDesc& d = descs[static_cast<size_t>(t)];
+        RefTrack r{static_cast<int>(d.priority), d.weight, {}, std::vector<Transform>(n), std::vector<float>(n)};
+        REQUIRE(sample_clip(clips[static_cast<size_t>(t)], bindings[static_cast<size_t>(t)]->clip_binding, 0.25f,
+                            WrapMode::kLoop, r.local, r.coverage));
+        if (!d.mask.parts.empty()) {  // the mask's joints by hand: the named part and its subtree
+          r.mask.assign(n, 0.0f);
+          const int root = rig.find_joint(d.mask.parts[0]).index;
+          for (int j = root; j < rig.subtree_end(root); ++j) r.mask[static_cast<size_t>(j)] = d.mask.weight;
+        }
+        if (d.weight == 0.0f) r.weight = 0.0f;
+        ref.push_back(std::move(r));
+      }
+      std::vector<Transform> want(n);
+      std::vector<float> want_cov(n);
+      ref_compose(ref, mode, want, want_cov);
+      INFO("round " << round << ", tracks " << track_count);
+      for (size_t j = 0; j < n; ++j) {
+        INFO("joint " << j);
+        REQUIRE(std::memcmp(&out.local[j], &want[j], sizeof(Transform)) == 0);
+        REQUIRE(std::memcmp(&out.coverage[j], &want_cov[j], sizeof(float)) == 0);
+        ++compared;
+      }
+    }
+  }
+  CHECK(compared == 40 * 2 * 15);
 }

@@ -340,3 +340,33 @@ TEST_CASE("sampling a large clip with a cursor allocates nothing", "[clip][sampl
   }
   CHECK(scope.count() == 0);
 }
+
+TEST_CASE("a cursor's key stream follows forward play, loops, reversals and a switch of binding bit for bit",
+          "[clip][sample][cursor]") {
+  // rule P2: the compiled key stream (applied record by record while time moves forward, set by
+  // search when it goes back or jumps) gives the plain formulation's bits. One cursor serves two
+  // bindings of the same size in turn: it must notice the other stream and not reuse its keys.
+  const Fixture a = make_fixture(29, 0, 4321u), b = make_fixture(29, 0, 8765u);
+  REQUIRE(a.binding.key_stream() != nullptr);
+  ClipCursor cursor = make_clip_cursor(a.binding);
+  std::vector<Transform> got(29), want(29);
+  std::vector<float> cov(29);
+  std::vector<float> times;
+  for (int f = 0; f < 400; ++f) times.push_back(static_cast<float>(f) / 60.0f);  // six loops at 60 Hz
+  for (int f = 0; f < 200; ++f) times.push_back(static_cast<float>(f) * 0.0137f);  // not on the key grid
+  for (int f = 0; f < 60; ++f) times.push_back(2.0f - static_cast<float>(f) / 30.0f);  // backwards
+  int compared = 0;
+  for (size_t i = 0; i < times.size(); ++i) {
+    const Fixture& f = (i / 97) % 2 == 0 ? a : b;  // switch the binding every 97 samples
+    const float t = wrap_clip_time(times[i], f.clip.duration, WrapMode::kLoop);
+    REQUIRE(sample_clip(f.clip, f.binding, times[i], WrapMode::kLoop, cursor, got, cov));
+    for (size_t j = 0; j < 29; ++j) {
+      const int k = f.binding.track_of(static_cast<int>(j));
+      want[j] = k >= 0 ? ref_sample(f.clip.tracks[static_cast<size_t>(k)], t, f.defaults[j]) : f.defaults[j];
+      INFO("sample " << i << " time " << times[i] << " joint " << j);
+      REQUIRE(std::memcmp(&got[j], &want[j], sizeof(Transform)) == 0);
+      ++compared;
+    }
+  }
+  CHECK(compared == 29 * 660);
+}

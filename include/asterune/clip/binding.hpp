@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ namespace asterune {
 
 class Rig;
 struct SourceSkeleton;
+namespace detail {
+struct KeyStream;
+}
 
 class ClipBinding {
  public:
@@ -48,6 +52,10 @@ class ClipBinding {
   /// build_clip_binding(clip, rig); 0 for a source-skeleton binding or one built from tracks.
   /// Players refuse a native binding whose signature is not their rig's.
   std::uint64_t target_signature() const { return target_signature_; }
+  /// The clip's keys compiled at bind for forward playback with a ClipCursor (ozz's layout:
+  /// four joints per SIMD lane, keys in the order they are needed; src/clip/key_stream.hpp).
+  /// Shared, read-only, by copies of the binding; null for a default-constructed binding.
+  const detail::KeyStream* key_stream() const { return stream_.get(); }
 
  private:
   friend Result<ClipBinding> build_clip_binding_from_tracks(const Clip& clip, std::vector<int> track_of_joint,
@@ -58,6 +66,7 @@ class ClipBinding {
   std::vector<std::string> unmatched_;
   int track_count_ = 0;
   std::uint64_t target_signature_ = 0;
+  std::shared_ptr<const detail::KeyStream> stream_;
   friend Result<ClipBinding> build_clip_binding(const Clip& clip, const Rig& rig);
 };
 

@@ -50,6 +50,14 @@ bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapM
 /// to sampling without it, for any sequence of times (jumps and reversals fall back to search).
 struct ClipCursor {
   std::vector<std::uint32_t> keys;  // 2 per joint: rotation segment, translation segment
+  // The binding's key stream (ClipBinding::key_stream) as far as this cursor has played it:
+  // each streamed joint's current key segments, four joints per group, and the position in the
+  // stream's records. Forward playback applies the records it passes; going back (a loop wrap)
+  // or a long jump sets every segment by search instead.
+  std::vector<float> lanes;
+  std::uint64_t stream_id = 0;  // the stream the lanes belong to (0: none yet)
+  std::uint32_t stream_position = 0;
+  float stream_time = 0.0f;
 };
 
 /// A cursor for `binding` (setup time; allocates 2 * joint_count entries).

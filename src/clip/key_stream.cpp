@@ -1,0 +1,343 @@
+#include "key_stream.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "asterune/clip/sample.hpp"
+#include "math/sse_quat.hpp"  // ASTERUNE_SSE2 and the SSE2 intrinsics
+
+namespace asterune::detail {
+
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// A channel the stream can carry: linear keys without easing, and the first two keys at
+// different times (with t0 == t1 the time t0 itself holds key 0 while the stream would have
+// loaded key 2 already). A missing channel is carried as a held default.
+bool streamable(const std::vector<float>& times, std::size_t values, Interpolation mode, std::size_t easing) {
+  if (values == 0) return true;
+  if (times.size() != values || mode != Interpolation::kLinear || easing != 0) return false;
+  return values == 1 || times[0] < times[1];
+}
+
+// The rotation segment from a to b as nlerp_blend sees it: the sign of the blend toward b and
+// whether it is slerped instead (the same dot product, summed in the same order).
+void segment_flags(const glm::quat& a, const glm::quat& b, std::uint32_t& sign, std::uint32_t& wide) {
+  const float d = a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z;
+  sign = d < 0.0f ? 0x80000000u : 0u;
+  wide = std::fabs(d) < kNlerpMinKeyDot ? 0xffffffffu : 0u;
+}
+
+void put_bits(float* dst, std::uint32_t bits) { std::memcpy(dst, &bits, sizeof bits); }
+
+// Lane l of group G holds rotation segment i of (times, keys); i + 1 < keys.size().
+void set_rotation(float* G, std::size_t l, const std::vector<float>& times, const std::vector<glm::quat>& keys,
+                  std::size_t i) {
+  const glm::quat& a = keys[i];
+  const glm::quat& b = keys[i + 1];
+  G[kRotation + kT0 + l] = times[i];
+  G[kRotation + kT1 + l] = times[i + 1];
+  const float av[4] = {a.x, a.y, a.z, a.w}, bv[4] = {b.x, b.y, b.z, b.w};
+  for (std::size_t c = 0; c < 4; ++c) {
+    G[kRotation + kA + 4 * c + l] = av[c];
+    G[kRotation + kB + 4 * c + l] = bv[c];
+  }
+  std::uint32_t sign = 0, wide = 0;
+  segment_flags(a, b, sign, wide);
+  put_bits(G + kRotation + kSign + l, sign);
+  put_bits(G + kRotation + kWide + l, wide);
+}
+
+void hold_rotation(float* G, std::size_t l, const glm::quat& q) {
+  G[kRotation + kT0 + l] = kInf;
+  G[kRotation + kT1 + l] = kInf;
+  const float v[4] = {q.x, q.y, q.z, q.w};
+  for (std::size_t c = 0; c < 4; ++c) G[kRotation + kA + 4 * c + l] = G[kRotation + kB + 4 * c + l] = v[c];
+  put_bits(G + kRotation + kSign + l, 0u);
+  put_bits(G + kRotation + kWide + l, 0u);
+}
+
+void set_translation(float* G, std::size_t l, const std::vector<float>& times, const std::vector<glm::vec3>& keys,
+                     std::size_t i) {
+  G[kTranslation + kT0 + l] = times[i];
+  G[kTranslation + kT1 + l] = times[i + 1];
+  for (int c = 0; c < 3; ++c) {
+    G[kTranslation + kA + 4 * static_cast<std::size_t>(c) + l] = keys[i][c];
+    G[kTranslation + kB + 4 * static_cast<std::size_t>(c) + l] = keys[i + 1][c];
+  }
+}
+
+void hold_translation(float* G, std::size_t l, const glm::vec3& p) {
+  G[kTranslation + kT0 + l] = kInf;
+  G[kTranslation + kT1 + l] = kInf;
+  for (int c = 0; c < 3; ++c)
+    G[kTranslation + kA + 4 * static_cast<std::size_t>(c) + l] = G[kTranslation + kB + 4 * static_cast<std::size_t>(c) + l] = p[c];
+}
+
+// The segment std::upper_bound names for t, clamped to [0, n - 2] (n >= 2).
+std::size_t segment_at(const std::vector<float>& times, float t) {
+  const std::size_t u = static_cast<std::size_t>(std::upper_bound(times.begin(), times.end(), t) - times.begin());
+  return std::min(u == 0 ? 0 : u - 1, times.size() - 2);
+}
+
+// Every streamed lane at the segment of t, and the records up to t marked as applied.
+void seek(const KeyStream& s, const Clip& clip, float t, ClipCursor& cursor) {
+  std::memcpy(cursor.lanes.data(), s.initial.data(), s.initial.size() * sizeof(float));
+  for (std::size_t lane = 0; lane < s.joint.size(); ++lane) {
+    float* G = cursor.lanes.data() + (lane / 4) * kGroupFloats;
+    const std::size_t l = lane % 4;
+    if (s.rot_track[lane] >= 0) {
+      const ClipTrack& tr = clip.tracks[static_cast<std::size_t>(s.rot_track[lane])];
+      set_rotation(G, l, tr.rotation_times, tr.rotations, segment_at(tr.rotation_times, t));
+    }
+    if (s.pos_track[lane] >= 0) {
+      const ClipTrack& tr = clip.tracks[static_cast<std::size_t>(s.pos_track[lane])];
+      set_translation(G, l, tr.translation_times, tr.translations, segment_at(tr.translation_times, t));
+    }
+  }
+  cursor.stream_position =
+      static_cast<std::uint32_t>(std::upper_bound(s.need.begin(), s.need.end(), t) - s.need.begin());
+}
+
+// A record's key becomes its lane's right end; the old right end becomes the left. The same
+// moves for both channels (a translation's fourth component and flags are unused).
+inline void apply(const KeyRecord& r, float* lanes) {
+  float* P = lanes + r.slot;
+  P[kT0] = P[kT1];
+  P[kT1] = r.time;
+  for (std::size_t c = 0; c < 4; ++c) {
+    P[kA + 4 * c] = P[kB + 4 * c];
+    P[kB + 4 * c] = r.value[c];
+  }
+  put_bits(P + kSign, r.sign);
+  put_bits(P + kWide, r.wide);
+}
+
+}  // namespace
+
+KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joint,
+                             std::span<const Transform> defaults) {
+  static std::atomic<std::uint64_t> next_id{1};
+  KeyStream s;
+  s.id = next_id.fetch_add(1, std::memory_order_relaxed);
+  s.streamed.assign(track_of_joint.size(), 0);
+  for (std::size_t j = 0; j < track_of_joint.size(); ++j) {
+    const int t = track_of_joint[j];
+    if (t < 0) continue;
+    const ClipTrack& tr = clip.tracks[static_cast<std::size_t>(t)];
+    if (tr.rotations.empty() && tr.translations.empty()) continue;  // coverage 0: the search path
+    if (!streamable(tr.rotation_times, tr.rotations.size(), tr.rotation_interpolation, tr.rotation_easing.size()) ||
+        !streamable(tr.translation_times, tr.translations.size(), tr.translation_interpolation,
+                    tr.translation_easing.size()))
+      continue;
+    s.streamed[j] = 1;
+    s.joint.push_back(static_cast<std::uint32_t>(j));
+  }
+  s.groups = (s.joint.size() + 3) / 4;
+  s.joint.resize(4 * s.groups, kNoJoint);
+  s.rot_track.assign(s.joint.size(), -1);
+  s.pos_track.assign(s.joint.size(), -1);
+  s.initial.assign(s.groups * kGroupFloats, 0.0f);
+  std::vector<std::pair<float, KeyRecord>> records;
+  for (std::size_t lane = 0; lane < s.joint.size(); ++lane) {
+    float* G = s.initial.data() + (lane / 4) * kGroupFloats;
+    const std::size_t l = lane % 4;
+    if (s.joint[lane] == kNoJoint) {
+      hold_rotation(G, l, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+      hold_translation(G, l, glm::vec3(0.0f));
+      continue;
+    }
+    const int t = track_of_joint[s.joint[lane]];
+    const ClipTrack& tr = clip.tracks[static_cast<std::size_t>(t)];
+    const Transform& fallback = defaults[s.joint[lane]];
+    const std::size_t nr = tr.rotations.size(), np = tr.translations.size();
+    if (nr == 0) hold_rotation(G, l, fallback.rotation);
+    else if (nr == 1) hold_rotation(G, l, tr.rotations[0]);
+    else {
+      s.rot_track[lane] = t;
+      set_rotation(G, l, tr.rotation_times, tr.rotations, 0);
+      for (std::size_t k = 2; k < nr; ++k) {
+        KeyRecord r;
+        r.slot = static_cast<std::uint32_t>((lane / 4) * kGroupFloats + kRotation + lane % 4);
+        segment_flags(tr.rotations[k - 1], tr.rotations[k], r.sign, r.wide);
+        r.time = tr.rotation_times[k];
+        const glm::quat& q = tr.rotations[k];
+        r.value[0] = q.x;
+        r.value[1] = q.y;
+        r.value[2] = q.z;
+        r.value[3] = q.w;
+        records.emplace_back(tr.rotation_times[k - 1], r);
+      }
+    }
+    if (np == 0) hold_translation(G, l, fallback.position);
+    else if (np == 1) hold_translation(G, l, tr.translations[0]);
+    else {
+      s.pos_track[lane] = t;
+      set_translation(G, l, tr.translation_times, tr.translations, 0);
+      for (std::size_t k = 2; k < np; ++k) {
+        KeyRecord r;
+        r.slot = static_cast<std::uint32_t>((lane / 4) * kGroupFloats + kTranslation + lane % 4);
+        r.time = tr.translation_times[k];
+        for (int c = 0; c < 3; ++c) r.value[c] = tr.translations[k][c];
+        records.emplace_back(tr.translation_times[k - 1], r);
+      }
+    }
+  }
+  // By the time each key is needed; a channel's own keys keep their order (stable).
+  std::stable_sort(records.begin(), records.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  s.need.reserve(records.size());
+  s.records.reserve(records.size());
+  for (const auto& [need, r] : records) {
+    s.need.push_back(need);
+    s.records.push_back(r);
+  }
+  return s;
+}
+
+void advance_key_stream(const KeyStream& s, const Clip& clip, float t, ClipCursor& cursor) {
+  const std::size_t count = s.records.size();
+  std::size_t pos = cursor.stream_position;
+  // A long jump forward costs more record by record than a search per lane.
+  const std::size_t far = 2 * s.joint.size();
+  if (cursor.stream_id != s.id || !(t >= cursor.stream_time) || pos > count ||
+      (pos + far < count && s.need[pos + far] <= t)) {
+    cursor.stream_id = s.id;
+    seek(s, clip, t, cursor);
+  } else {
+    float* lanes = cursor.lanes.data();
+    for (; pos < count && s.need[pos] <= t; ++pos) apply(s.records[pos], lanes);
+    cursor.stream_position = static_cast<std::uint32_t>(pos);
+  }
+  cursor.stream_time = t;
+}
+
+void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Transform* local) {
+  const float* lanes = cursor.lanes.data();
+  for (std::size_t g = 0; g < s.groups; ++g) {
+    const float* G = lanes + g * kGroupFloats;
+    const std::uint32_t* joint = s.joint.data() + 4 * g;
+    float rot[4][4];  // [lane][x, y, z, w]
+    float pos[3][4];  // [component][lane]
+#if defined(ASTERUNE_SSE2)
+    const __m128 tv = _mm_set1_ps(t);
+    const __m128 one = _mm_set1_ps(1.0f);
+    // Rotation: nlerp_or_slerp's blend factor, blend and normalization (the same operations on
+    // the same operands as the search path: bit for bit). A lane holds a when the factor is not
+    // positive (before the first key, or a held channel: its +inf times give NaN), b when it is 1.
+    {
+      const __m128 t0 = _mm_loadu_ps(G + kRotation + kT0), t1 = _mm_loadu_ps(G + kRotation + kT1);
+      const __m128 raw = _mm_div_ps(_mm_sub_ps(tv, t0), _mm_sub_ps(t1, t0));
+      const __m128 alpha = _mm_min_ps(raw, one);  // NaN -> 1, but those lanes hold a
+      const __m128 take_a = _mm_cmpngt_ps(raw, _mm_setzero_ps());
+      // b from the last key on (also a last segment of zero length, whose factor is NaN), or
+      // at a factor of 1 (slerp_shortest's exact end).
+      const __m128 take_b = _mm_or_ps(_mm_cmpge_ps(tv, t1), _mm_andnot_ps(take_a, _mm_cmpeq_ps(alpha, one)));
+      const __m128 r = _mm_sub_ps(one, alpha);
+      const __m128 s = _mm_xor_ps(alpha, _mm_loadu_ps(G + kRotation + kSign));
+      __m128 ax = _mm_loadu_ps(G + kRotation + kA), ay = _mm_loadu_ps(G + kRotation + kA + 4), az = _mm_loadu_ps(G + kRotation + kA + 8),
+             aw = _mm_loadu_ps(G + kRotation + kA + 12);
+      const __m128 bx = _mm_loadu_ps(G + kRotation + kB), by = _mm_loadu_ps(G + kRotation + kB + 4), bz = _mm_loadu_ps(G + kRotation + kB + 8),
+                   bw = _mm_loadu_ps(G + kRotation + kB + 12);
+      __m128 x = _mm_add_ps(_mm_mul_ps(r, ax), _mm_mul_ps(s, bx));
+      __m128 y = _mm_add_ps(_mm_mul_ps(r, ay), _mm_mul_ps(s, by));
+      __m128 z = _mm_add_ps(_mm_mul_ps(r, az), _mm_mul_ps(s, bz));
+      __m128 w = _mm_add_ps(_mm_mul_ps(r, aw), _mm_mul_ps(s, bw));
+      const __m128 len2 =
+          _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(w, w), _mm_mul_ps(x, x)), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));
+      const __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(len2));
+      x = _mm_mul_ps(x, inv);
+      y = _mm_mul_ps(y, inv);
+      z = _mm_mul_ps(z, inv);
+      w = _mm_mul_ps(w, inv);
+      const auto pick = [&](__m128 a, __m128 b, __m128 blend) {
+        const __m128 v = _mm_or_ps(_mm_and_ps(take_a, a), _mm_andnot_ps(take_a, blend));
+        return _mm_or_ps(_mm_and_ps(take_b, b), _mm_andnot_ps(take_b, v));
+      };
+      ax = pick(ax, bx, x);
+      ay = pick(ay, by, y);
+      az = pick(az, bz, z);
+      aw = pick(aw, bw, w);
+      _MM_TRANSPOSE4_PS(ax, ay, az, aw);  // now one quaternion (x, y, z, w) per register
+      _mm_storeu_ps(rot[0], ax);
+      _mm_storeu_ps(rot[1], ay);
+      _mm_storeu_ps(rot[2], az);
+      _mm_storeu_ps(rot[3], aw);
+      // Keys too far apart for nlerp: slerp, one lane at a time (rare).
+      const int slow = _mm_movemask_ps(_mm_andnot_ps(_mm_or_ps(take_a, take_b), _mm_loadu_ps(G + kRotation + kWide)));
+      if (slow) {
+        float al[4];
+        _mm_storeu_ps(al, alpha);
+        for (std::size_t l = 0; l < 4; ++l) {
+          if (!(slow & (1 << l))) continue;
+          const glm::quat a(G[kRotation + kA + 12 + l], G[kRotation + kA + l], G[kRotation + kA + 4 + l], G[kRotation + kA + 8 + l]);
+          const glm::quat b(G[kRotation + kB + 12 + l], G[kRotation + kB + l], G[kRotation + kB + 4 + l], G[kRotation + kB + 8 + l]);
+          const glm::quat q = slerp_shortest(a, b, al[l]);
+          rot[l][0] = q.x;
+          rot[l][1] = q.y;
+          rot[l][2] = q.z;
+          rot[l][3] = q.w;
+        }
+      }
+    }
+    // Translation: a + (b - a) * alpha; a when the factor is not positive, b from the last key on.
+    {
+      const __m128 t0 = _mm_loadu_ps(G + kTranslation + kT0), t1 = _mm_loadu_ps(G + kTranslation + kT1);
+      const __m128 raw = _mm_div_ps(_mm_sub_ps(tv, t0), _mm_sub_ps(t1, t0));
+      const __m128 alpha = _mm_min_ps(raw, one);
+      const __m128 take_a = _mm_cmpngt_ps(raw, _mm_setzero_ps());
+      const __m128 take_b = _mm_cmpge_ps(tv, t1);
+      for (std::size_t c = 0; c < 3; ++c) {
+        const __m128 a = _mm_loadu_ps(G + kTranslation + kA + 4 * c), b = _mm_loadu_ps(G + kTranslation + kB + 4 * c);
+        const __m128 blend = _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), alpha));
+        const __m128 v = _mm_or_ps(_mm_and_ps(take_a, a), _mm_andnot_ps(take_a, blend));
+        _mm_storeu_ps(pos[c], _mm_or_ps(_mm_and_ps(take_b, b), _mm_andnot_ps(take_b, v)));
+      }
+    }
+#else
+    // The same per lane (ASTERUNE_SCALAR_KERNELS or no SSE2): the same operations in the same order.
+    for (std::size_t l = 0; l < 4; ++l) {
+      const float raw = (t - G[kRotation + kT0 + l]) / (G[kRotation + kT1 + l] - G[kRotation + kT0 + l]);
+      const float alpha = raw < 1.0f ? raw : 1.0f;
+      const glm::quat a(G[kRotation + kA + 12 + l], G[kRotation + kA + l], G[kRotation + kA + 4 + l], G[kRotation + kA + 8 + l]);
+      const glm::quat b(G[kRotation + kB + 12 + l], G[kRotation + kB + l], G[kRotation + kB + 4 + l], G[kRotation + kB + 8 + l]);
+      glm::quat q;
+      std::uint32_t sign, wide;
+      std::memcpy(&sign, G + kRotation + kSign + l, sizeof sign);
+      std::memcpy(&wide, G + kRotation + kWide + l, sizeof wide);
+      if (t >= G[kRotation + kT1 + l]) q = b;
+      else if (!(raw > 0.0f)) q = a;
+      else if (alpha == 1.0f) q = b;
+      else if (wide) q = slerp_shortest(a, b, alpha);
+      else {
+        const float s = sign ? -alpha : alpha;
+        const float r = 1.0f - alpha;
+        q = glm::quat(r * a.w + s * b.w, r * a.x + s * b.x, r * a.y + s * b.y, r * a.z + s * b.z);
+        q = q * (1.0f / std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z));
+      }
+      rot[l][0] = q.x;
+      rot[l][1] = q.y;
+      rot[l][2] = q.z;
+      rot[l][3] = q.w;
+      const float praw = (t - G[kTranslation + kT0 + l]) / (G[kTranslation + kT1 + l] - G[kTranslation + kT0 + l]);
+      const float palpha = praw < 1.0f ? praw : 1.0f;
+      for (std::size_t c = 0; c < 3; ++c) {
+        const float pa = G[kTranslation + kA + 4 * c + l], pb = G[kTranslation + kB + 4 * c + l];
+        pos[c][l] = t >= G[kTranslation + kT1 + l] ? pb : !(praw > 0.0f) ? pa : pa + (pb - pa) * palpha;
+      }
+    }
+#endif
+    for (std::size_t l = 0; l < 4; ++l) {
+      if (joint[l] == kNoJoint) break;  // padding lanes are last
+      Transform& out = local[joint[l]];
+      std::memcpy(&out.rotation.x, rot[l], sizeof rot[l]);
+      out.position = glm::vec3(pos[0][l], pos[1][l], pos[2][l]);
+    }
+  }
+}
+
+}  // namespace asterune::detail

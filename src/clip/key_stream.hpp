@@ -1,0 +1,70 @@
+// The key stream of a ClipBinding (private to src/clip): compiled once when the clip is bound,
+// it lets a playback cursor sample forward playback without searching (ozz-animation's layout).
+//
+// - Lanes: the joints whose channels are plain linear keys (no step, cubic or easing; the first
+//   two keys at different times) are "streamed", four per group. A ClipCursor holds, per group,
+//   each lane's current segment in SoA form: both key times and both key values of the rotation
+//   and of the translation channel. A missing or single-key channel is a lane that always holds
+//   its value (key times +inf, see sample_groups).
+// - Records: every key from the third on, ordered by the time it is first needed (the time of
+//   the key before it: entering segment k - 1 needs key k as its right end). Forward playback
+//   moves a position through them; each record shifts its lane's right key to the left and
+//   loads itself as the right key. After all records needed at or before t are applied, each
+//   lane's segment is the one std::upper_bound names (times[i] <= t < times[i + 1], clamped to
+//   the first and last segment), so the result is the search path's, bit for bit.
+// - Backwards (or a long jump forward): seek() sets every lane from a binary search instead.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "asterune/clip/clip.hpp"
+#include "asterune/math/transform.hpp"
+
+namespace asterune {
+
+struct ClipCursor;
+
+namespace detail {
+
+// Float offsets inside one group of four lanes: a block per channel (rotation, then
+// translation), each field four floats, one per lane. A translation uses components x, y, z.
+inline constexpr std::size_t kT0 = 0, kT1 = 4, kA = 8, kB = 24, kSign = 40, kWide = 44, kChannelFloats = 48;
+inline constexpr std::size_t kRotation = 0, kTranslation = kChannelFloats, kGroupFloats = 2 * kChannelFloats;
+// No joint (a padding lane of the last group).
+inline constexpr std::uint32_t kNoJoint = 0xffffffffu;
+
+struct KeyRecord {
+  std::uint32_t slot = 0;  // group * kGroupFloats + channel block + lane: where the lane's fields start
+  std::uint32_t sign = 0;  // rotation: 0x80000000 when the segment ending here blends toward -b
+  std::uint32_t wide = 0;  // rotation: all ones when the segment is slerped (keys too far apart)
+  float time = 0.0f;       // the key's time
+  float value[4] = {};     // x, y, z, w (a translation uses x, y, z)
+};
+
+struct KeyStream {
+  std::uint64_t id = 0;                // unique per compiled stream: a cursor knows whose state it holds
+  std::size_t groups = 0;
+  std::vector<std::uint32_t> joint;    // per lane: the target joint, or kNoJoint
+  std::vector<std::int32_t> rot_track, pos_track;  // per lane: the track whose channel it streams, or -1 (holds)
+  std::vector<std::uint8_t> streamed;  // per target joint: 1 when its lane samples it
+  std::vector<float> initial;          // groups * kGroupFloats: every lane at its first segment
+  std::vector<float> need;             // per record: the time it is needed at (non-decreasing)
+  std::vector<KeyRecord> records;
+};
+
+/// Compiles the stream of a validated clip bound by track_of_joint / defaults (setup time).
+KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joint,
+                             std::span<const Transform> defaults);
+
+/// Brings the cursor's lanes to time t (wrapped): forward through the records, or seek when t
+/// went backwards, the cursor holds another stream's state, or the jump is long.
+/// Allocation-free. The cursor's lanes are sized by make_clip_cursor.
+void advance_key_stream(const KeyStream& stream, const Clip& clip, float t, ClipCursor& cursor);
+
+/// Writes the streamed joints' transforms at time t (the cursor advanced to t).
+void sample_key_stream(const KeyStream& stream, const ClipCursor& cursor, float t, Transform* local);
+
+}  // namespace detail
+}  // namespace asterune
