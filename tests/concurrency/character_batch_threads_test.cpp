@@ -15,10 +15,18 @@ using namespace asterune;
 
 namespace {
 
+// Field by field: CharacterState ends in padding after `ok`, whose bytes nothing defines.
+bool same_state(const CharacterState& x, const CharacterState& y) {
+  auto bits_of = [](const auto& u, const auto& v) { return std::memcmp(&u, &v, sizeof(u)) == 0; };
+  return bits_of(x.root, y.root) && bits_of(x.time, y.time) && bits_of(x.playback_rate, y.playback_rate) &&
+         bits_of(x.scene_time, y.scene_time) && bits_of(x.root_delta, y.root_delta) &&
+         x.event_count == y.event_count && x.events_dropped == y.events_dropped && x.ok == y.ok;
+}
+
 bool same_results(const CharacterBatch& a, const CharacterBatch& b, std::size_t i) {
   auto bits = [](auto x, auto y) { return std::memcmp(x.data(), y.data(), x.size_bytes()) == 0; };
   return bits(a.local(i), b.local(i)) && bits(a.coverage(i), b.coverage(i)) && bits(a.world(i), b.world(i)) &&
-         std::memcmp(&a.state(i), &b.state(i), sizeof(CharacterState)) == 0;
+         same_state(a.state(i), b.state(i));
 }
 
 }  // namespace
