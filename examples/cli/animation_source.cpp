@@ -113,4 +113,24 @@ void AnimationPoseSource::foot_contacts(float time, std::vector<io::FootContactR
 
 std::string AnimationPoseSource::description() const { return clip_.description(rig_); }
 
+TrackDesc scene_track_desc(const io::SceneTrack& track, const BoundClip& bound, bool is_animation_block) {
+  TrackDesc d;
+  d.name = track.name;
+  d.clip = &bound.clip();
+  d.binding = &bound.binding;
+  d.priority = track.priority.value_or(bound.source.priority.value_or(TrackPriority::kCore));
+  d.looped = track.loop.value_or(bound.source.loop.value_or(true));
+  d.weight = track.weight;
+  d.speed = track.speed;
+  d.time = track.time;
+  d.playing = track.playing;
+  d.mask.parts = track.mask_parts;
+  d.mask.descendants = track.mask_descendants;
+  d.additive = track.additive;
+  d.reference_time = track.reference_time;
+  d.root_motion = track.root_motion;
+  d.hold_end = is_animation_block && !d.looped;
+  return d;
+}
+
 }  // namespace asterune::cli

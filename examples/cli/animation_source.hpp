@@ -9,7 +9,9 @@
 #include <vector>
 #include <string>
 
+#include "asterune/anim/animator.hpp"
 #include "asterune/io/scene_animation.hpp"
+#include "asterune/io/scene_tracks.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/retarget/cache.hpp"
 #include "run.hpp"
@@ -40,6 +42,12 @@ struct BoundClip {
 /// between clips of one skeleton. Throws CliError naming the clip and the reason.
 void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::SceneRetarget& retarget, const Rig& rig,
                bool bake, RetargetCache* cache = nullptr);
+
+/// The animator track a scene track plays: its settings over `bound`'s clip and binding (which
+/// must outlive it). A KeyframeSequence's Priority and Loop are the defaults (docs/formats.md,
+/// "tracks"); the scene's "animation" block (`is_animation_block`) clamps at its end like a single
+/// sampled clip when it does not loop (rule AN10).
+TrackDesc scene_track_desc(const io::SceneTrack& track, const BoundClip& bound, bool is_animation_block);
 
 class AnimationPoseSource final : public PoseSource {
  public:

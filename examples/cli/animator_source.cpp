@@ -47,24 +47,7 @@ AnimatorPoseSource::AnimatorPoseSource(const io::SceneDesc& scene, const Rig& ri
     const bool is_animation_block = scene.animation && i == 0;
     auto bound = std::make_unique<BoundClip>();
     bind_clip(*bound, t.clip, t.retarget, rig, bake, &cache_);
-    TrackDesc d;
-    d.name = t.name;
-    d.clip = &bound->clip();
-    d.binding = &bound->binding;
-    // A KeyframeSequence's Priority and Loop are the defaults (docs/formats.md, "tracks").
-    d.priority = t.priority.value_or(bound->source.priority.value_or(TrackPriority::kCore));
-    d.looped = t.loop.value_or(bound->source.loop.value_or(true));
-    d.weight = t.weight;
-    d.speed = t.speed;
-    d.time = t.time;
-    d.playing = t.playing;
-    d.mask.parts = t.mask_parts;
-    d.mask.descendants = t.mask_descendants;
-    d.additive = t.additive;
-    d.reference_time = t.reference_time;
-    d.root_motion = t.root_motion;
-    // The "animation" block clamps at its end like a single sampled clip (rule AN10).
-    d.hold_end = is_animation_block && !d.looped;
+    const TrackDesc d = scene_track_desc(t, *bound, is_animation_block);
     root_motion_ = root_motion_ || t.root_motion;
     notes_.push_back("track " + t.name + ": " + t.clip.string() + ", " + to_string(d.priority) + ", " +
                      (d.looped ? "looped" : "once") + (t.additive ? ", additive" : "") +

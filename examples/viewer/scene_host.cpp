@@ -64,25 +64,10 @@ SceneHost::SceneHost(const std::string& scene_file) {
     const io::SceneTrack& t = tracks[i];
     auto bound = std::make_unique<cli::BoundClip>();
     cli::bind_clip(*bound, t.clip, t.retarget, rig_, false, &cache_);
-    TrackDesc d;
-    d.name = t.name;
-    d.clip = &bound->clip();
-    d.binding = &bound->binding;
-    d.priority = t.priority.value_or(bound->source.priority.value_or(TrackPriority::kCore));
-    d.looped = t.loop.value_or(bound->source.loop.value_or(true));
-    d.weight = t.weight;
-    d.speed = t.speed;
-    d.time = t.time;
-    d.playing = t.playing;
-    d.mask.parts = t.mask_parts;
-    d.mask.descendants = t.mask_descendants;
-    d.additive = t.additive;
-    d.reference_time = t.reference_time;
-    d.root_motion = t.root_motion;
-    d.hold_end = scene_.animation && i == 0 && !d.looped;
+    const TrackDesc d = cli::scene_track_desc(t, *bound, scene_.animation && i == 0);
     root_motion_ = root_motion_ || t.root_motion;
     notes.push_back("track " + t.name + ": " + t.clip.filename().string() + ", " + bound->description(rig_));
-    tracks_.push_back(std::move(d));
+    tracks_.push_back(d);
     clips_.push_back(std::move(bound));
   }
   // The scene's pose (or, with nothing else to play, the rest pose) is a Core track under the
