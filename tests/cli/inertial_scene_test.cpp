@@ -20,6 +20,7 @@
 #include "asterune/retarget/animation.hpp"
 #include "run.hpp"
 #include "scene_run.hpp"
+#include "sampled_clip.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace asterune;
@@ -28,30 +29,6 @@ namespace {
 
 const std::string kWalk = std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_131_01_start_walk_stop.bvh";
 const std::string kRun = std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_49_04_run_leap.bvh";
-
-// One clip sampled alone, bound the way the scene binds a BVH clip (retargeted with the default
-// scene retarget settings).
-struct Sampled {
-  io::SourceClip clip;
-  AnimationBinding binding;
-  AnimationContext context;
-  std::vector<Transform> local;
-  std::vector<float> coverage;
-
-  Sampled(const std::string& path, const Rig& rig) {
-    clip = io::load_source_clip(path).value();
-    const RetargetProfile profile =
-        io::build_scene_profile(io::SceneRetarget{}, clip.skeleton, rig, clip.rest_on_ground).value();
-    binding = build_animation_binding(clip.clip, rig, &clip.skeleton, &profile).value();
-    context = make_animation_context(binding);
-    local.resize(static_cast<size_t>(rig.joint_count()));
-    coverage.resize(static_cast<size_t>(rig.joint_count()));
-  }
-  const std::vector<Transform>& at(const Rig& rig, float time) {
-    REQUIRE(sample_animation(clip.clip, binding, rig, time, WrapMode::kLoop, context, local, coverage));
-    return local;
-  }
-};
 
 // Quaternions and vectors in double, (w, x, y, z) and (x, y, z).
 struct Q {
@@ -168,7 +145,7 @@ TEST_CASE("scene command: an inertial switch follows Bollo's decaying offset and
   REQUIRE(out.size() == static_cast<size_t>(kFrames));
   const size_t n = static_cast<size_t>(rig.joint_count());
 
-  Sampled walk(kWalk, rig), run_clip(kRun, rig);
+  test::SampledClip walk(kWalk, rig), run_clip(kRun, rig);
   const std::vector<Transform> last = walk.at(rig, static_cast<float>((kSwitch - 1) * kDt));
   const std::vector<Transform> prev = walk.at(rig, static_cast<float>((kSwitch - 2) * kDt));
 

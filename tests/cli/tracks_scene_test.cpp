@@ -14,6 +14,7 @@
 #include "asterune/rig/builtin.hpp"
 #include "run.hpp"
 #include "scene_run.hpp"
+#include "sampled_clip.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace asterune;
@@ -22,33 +23,6 @@ namespace {
 
 const std::string kWalk = std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_131_01_start_walk_stop.bvh";
 const std::string kWave = std::string(ASTERUNE_EXAMPLES_DIR) + "/clips/wave.rbxmx";
-
-// One clip sampled alone, bound the way the scene binds it (native when the names match,
-// else retargeted with the default scene retarget settings).
-struct Sampled {
-  io::SourceClip clip;
-  AnimationBinding binding;
-  AnimationContext context;
-  std::vector<Transform> local;
-  std::vector<float> coverage;
-
-  Sampled(const std::string& path, const Rig& rig) {
-    clip = io::load_source_clip(path).value();
-    if (clip_binds_natively(clip.clip, rig)) {
-      binding = build_animation_binding(clip.clip, rig, nullptr, nullptr).value();
-    } else {
-      const RetargetProfile profile =
-          io::build_scene_profile(io::SceneRetarget{}, clip.skeleton, rig, clip.rest_on_ground).value();
-      binding = build_animation_binding(clip.clip, rig, &clip.skeleton, &profile).value();
-    }
-    context = make_animation_context(binding);
-    local.resize(static_cast<size_t>(rig.joint_count()));
-    coverage.resize(static_cast<size_t>(rig.joint_count()));
-  }
-  void sample(const Rig& rig, float time) {
-    REQUIRE(sample_animation(clip.clip, binding, rig, time, WrapMode::kLoop, context, local, coverage));
-  }
-};
 
 // Sign-aligned weighted sum, normalised (rule AN4), written out for two rotations.
 glm::quat blend2(const glm::quat& a, float wa, const glm::quat& b, float wb) {
@@ -85,7 +59,7 @@ TEST_CASE("scene tracks: a masked Action at 0.5 over Movement at 1 blends 50/50 
   cli::run_frames(run, 0, run.frames - 1, [&](const io::FrameRecord& r) { recs.push_back(r); });
   REQUIRE(recs.size() == 24);
 
-  Sampled walk(kWalk, rig), wave(kWave, rig);
+  test::SampledClip walk(kWalk, rig), wave(kWave, rig);
   const int right_shoulder = rig.find_joint("RightUpperArm").index;
   const int right_elbow = rig.find_joint("RightLowerArm").index;
   const int left_shoulder = rig.find_joint("LeftUpperArm").index;
@@ -95,8 +69,8 @@ TEST_CASE("scene tracks: a masked Action at 0.5 over Movement at 1 blends 50/50 
   for (const int f : {0, 5, 11, 23}) {
     INFO("frame " << f);
     const float t = static_cast<float>(f) * 0.0625f;
-    walk.sample(rig, t);
-    wave.sample(rig, t);
+    walk.at(rig, t);
+    wave.at(rig, t);
     const io::FrameRecord& rec = recs[static_cast<size_t>(f)];
     // On the mask: Action claims 0.5 of the budget, Movement (claim 1) the remaining 0.5.
     for (const int j : {right_shoulder, right_elbow}) {
