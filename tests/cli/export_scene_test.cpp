@@ -451,7 +451,7 @@ TEST_CASE("export: --out FILE.rbxmx --tolerance 0.005 on CMU 131_01 at 60 Hz: at
     if (w && std::string(w.child_value()) == "1" && std::string(name.child_value()) != "HumanoidRootPart") ++keys;
   }
   CHECK(keys == report.keys_after);
-  CHECK(static_cast<double>(keys) <= 0.41 * static_cast<double>(all));
+  CHECK(static_cast<double>(keys) <= 0.38 * static_cast<double>(all));
 
   auto play = [&](const std::filesystem::path& file) {
     cli::RunRequest back;

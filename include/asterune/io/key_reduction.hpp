@@ -21,9 +21,11 @@
 // and last frames always key.
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <vector>
 
-#include <span>
+#include "asterune/clip/easing.hpp"
 
 #include "asterune/io/frames_file.hpp"
 #include "asterune/math/transform.hpp"
@@ -44,10 +46,37 @@ struct KeyTracks {
   size_t track_count() const { return parent.size(); }
 };
 
+/// How the kept keys play back between them.
+///   kLinear: slerp / lerp (Roblox's Linear easing, glTF LINEAR).
+///   kEased: the same with the blend factor through a per-segment Roblox easing curve
+///     (ease(), clip/easing.hpp): each segment picks Linear or CubicV2 In / Out / InOut,
+///     whichever lets it span the most frames. Still a slerp between two key values: easing
+///     changes the timing along it, not the path.
+///   kCubicSpline: glTF CUBICSPLINE, a Hermite spline of each key's value and its own in- and
+///     out-tangent, the rotation's 4-vector normalised after interpolation (glTF 2.0
+///     Appendix C; the library's sampler, clip/sample.hpp).
+enum class KeyCurve : std::uint8_t { kLinear, kEased, kCubicSpline };
+
+/// glTF CUBICSPLINE tangents of one key, per second (the spec's a_k and b_k): rotations as
+/// quaternion-shaped 4-vectors, not unit rotations.
+struct KeyTangents {
+  glm::quat in_rotation{0.0f, 0.0f, 0.0f, 0.0f};
+  glm::quat out_rotation{0.0f, 0.0f, 0.0f, 0.0f};
+  glm::vec3 in_position{0.0f};
+  glm::vec3 out_position{0.0f};
+};
+
 struct KeyReduction {
+  KeyCurve curve = KeyCurve::kLinear;
   std::vector<std::vector<int>> keys;  // per track: the kept frame indices, increasing
   /// Per track, per kept key: the local to write at that key (fitted, not the frame's own).
   std::vector<std::vector<Transform>> values;
+  /// kEased: per track, per key, the easing of the segment that starts at the key (Roblox's
+  /// convention; the last key's is Linear). Empty otherwise.
+  std::vector<std::vector<KeyEasing>> easing;
+  /// kCubicSpline: per track, per key, its tangents. Values and tangents are written as they
+  /// are (not flipped to a hemisphere): the spline is of the 4-vectors as stored. Empty otherwise.
+  std::vector<std::vector<KeyTangents>> tangents;
   size_t keys_before = 0;              // tracks x frames
   size_t keys_after = 0;
   float max_error = 0.0f;              // studs: the largest world position error found, checked after reduction
@@ -55,7 +84,7 @@ struct KeyReduction {
 
 /// Reduces every track's keys within `tolerance` (studs, > 0; otherwise every frame keys every
 /// track with its own value). Allocates (export time).
-KeyReduction reduce_keys(const KeyTracks& tracks, float tolerance);
+KeyReduction reduce_keys(const KeyTracks& tracks, float tolerance, KeyCurve curve = KeyCurve::kLinear);
 
 /// The largest distance between any part's world position played from `keys` (with `values`,
 /// per track per key; empty: the frames' own locals) and from every frame, over every frame
@@ -64,6 +93,8 @@ KeyReduction reduce_keys(const KeyTracks& tracks, float tolerance);
 /// keeps; tests and the CLI report use it.
 float key_reduction_error(const KeyTracks& tracks, const std::vector<std::vector<int>>& keys,
                           const std::vector<std::vector<Transform>>& values = {});
+/// The same for a reduction played with its own curve (easing, tangents).
+float key_reduction_error(const KeyTracks& tracks, const KeyReduction& reduction);
 
 /// The tracks --out FILE.rbxmx plays: one per joint (layout order), local = the frame's motor
 /// transform T, pre = C0 (after the joint's anchor when it has no parent joint), post = C1^-1,
