@@ -451,7 +451,6 @@ struct TrackFit {
   // when it holds too.
   void fit(float budget, std::vector<int>& keys, std::vector<Key>& values) {
     const size_t frames = k.times.size();
-    const size_t n = k.track_count();
     keys.assign(1, 0);
     values.assign(1, Key{});
     values[0].value = value_of(target_q[0], target_p[0]);
@@ -463,15 +462,23 @@ struct TrackFit {
       best_a.easing = KeyEasing{};
       best_a.tan.out_rotation = raw_quat(slope_q[a]);
       best_a.tan.out_position = fixed_position ? glm::vec3(0.0f) : slope_p[a];
-      best_b.value = k.local[(a + 1) * n + track];  // the frame's own: exact at frames, a fallback
+      // Fallback when no span holds: the next frame's target, exact there given the reduced
+      // parent (the frame's own local would add the parent's rotation error, times the lever
+      // arm, to every part below).
+      best_b.value = curve == KeyCurve::kCubicSpline ? value_of(target_q[kSteps * (a + 1)], target_p[kSteps * (a + 1)])
+                                                     : k.local[(a + 1) * k.track_count() + track];
       if (curve == KeyCurve::kCubicSpline) {
-        // Fallback for a one-frame span that fails: the frame itself, tangents the chord, so
-        // the segment is the straight line between two exact frames (the unreduced export's).
+        // Fallback for a one-frame span that fails: tangents that follow the slerp from A to B
+        // (its derivative at both ends, the cubic closest to the great circle), so the segment
+        // plays as the unreduced export does between two frames even across a wide turn.
         glm::vec4 qa = as_vec(best_a.value.rotation), qb = as_vec(best_b.value.rotation);
         if (glm::dot(qa, qb) < 0.0f) qb = -qb;
         best_b.value.rotation = raw_quat(qb);
         const float dt = k.times[a + 1] - k.times[a];
-        best_a.tan.out_rotation = best_b.tan.in_rotation = raw_quat((qb - qa) / dt);
+        const float c = std::clamp(glm::dot(qa, qb), -1.0f, 1.0f), omega = std::acos(c), sn = std::sin(omega);
+        const float f = sn > 1e-6f ? omega / (sn * dt) : 1.0f / dt;
+        best_a.tan.out_rotation = raw_quat(sn > 1e-6f ? f * (qb - c * qa) : f * (qb - qa));
+        best_b.tan.in_rotation = raw_quat(sn > 1e-6f ? f * (c * qb - qa) : f * (qb - qa));
         best_a.tan.out_position = best_b.tan.in_position = (best_b.value.position - best_a.value.position) / dt;
       }
       int misses = 0;
