@@ -8,7 +8,8 @@
 //     joint hangs under the root part's node). Each node has a box mesh of its part's size,
 //     centred on the part's placement (the part CFrame).
 //   - one animation with a translation and a rotation channel per node, LINEAR, keyed at the
-//     frame times (or, reduced, at each node's kept keys: LINEAR, or CUBICSPLINE with tangents). Node locals are parent_world^-1 * world, so a viewer's world placement of
+//     frame times (or, reduced, at each node's kept keys: LINEAR, or CUBICSPLINE with tangents).
+//     Node locals are parent_world^-1 * world, so a viewer's world placement of
 //     each node equals the frame record's world placement (the CLI's `world`).
 //   - units: 1 glTF unit = 1 stud (Roblox axes: +Y up, the character facing -Z). Scale by
 //     0.28 for metres (Blender: import, then scale the scene root).

@@ -1,24 +1,26 @@
-// Error-bounded key reduction for the exports (rule F7): which frames each animated track keeps
-// so that, played back with linear interpolation between kept keys (slerp for rotations, lerp
-// for positions, as Roblox's Linear easing and glTF's LINEAR do), every part's world position
-// stays within a tolerance of the unreduced playback, at every frame time and halfway between
-// frames. The check is on the whole body: a track's error moves everything below it.
+// Error-bounded key reduction for the exports (rule F7): which frames each animated track keeps,
+// and the values (and easing or tangents) to write there, so that, played back as the file
+// plays (KeyCurve: slerp/lerp between keys, optionally eased per segment as a Roblox Pose is, or
+// a glTF CUBICSPLINE Hermite spline), every part's world position stays within a tolerance of
+// the unreduced playback (the frames, linear between them), at every frame time and every
+// quarter frame between frames. The check is on the whole body: a track's error moves
+// everything below it.
 //
 // Algorithm: curve fitting with fitted key values (as ACL-style compressors do), checked in
 // world space. Tracks are fitted one at a time, parents first. A track's target at each sample
 // is the local that puts its part exactly where the unreduced export has it, given its parent
 // as already reduced: so a child corrects its ancestors' errors instead of adding to them, and
 // the budget is not split along a chain. Keys are chosen greedily: from each key, the farthest
-// next key whose least-squares value (given the previous key's; the first span fits both)
-// keeps every part of the track's subtree (descendants still unreduced) within 95% of the
-// tolerance over the span; then all the track's key values are refitted together by least
-// squares (kept when they hold too). A track that never translates keeps its position. Key
-// values are fitted, not the frames' own, so they can pass through the middle of a wobble
-// (tests/io/key_reduction_test.cpp). Every check
-// plays the keys as the file does, so when the last track is fitted every part has been
-// checked on its final state; a final whole-body check over every frame and midpoint (with
-// nlerp and with exact slerp) confirms it, retrying at smaller budgets if it ever fails. First
-// and last frames always key.
+// next key whose least-squares segment keeps every part of the track's subtree (descendants
+// still unreduced) within 95% of the tolerance over the span: for kLinear / kEased the end
+// value given the start (the first span fits both; kEased tries each easing and keeps the best),
+// then all the track's values refitted together (kept when they hold too); for kCubicSpline the
+// start's out-tangent, the end value and its in-tangent given the start value. A track that
+// never translates keeps its position. Every check plays the keys as the file does, so when the
+// last track is fitted every part has been checked on its final state; a final whole-body check
+// over every sample (with nlerp and with exact slerp) confirms it, retrying at smaller budgets
+// if it ever fails. First and last frames always key. docs/cli.md "Compact exports" has the
+// figures and why Roblox's easing cannot go as far as cubic keys.
 #pragma once
 
 #include <cstdint>
@@ -86,9 +88,9 @@ struct KeyReduction {
 /// track with its own value). Allocates (export time).
 KeyReduction reduce_keys(const KeyTracks& tracks, float tolerance, KeyCurve curve = KeyCurve::kLinear);
 
-/// The largest distance between any part's world position played from `keys` (with `values`,
-/// per track per key; empty: the frames' own locals) and from every frame, over every frame
-/// time and every midpoint between consecutive frames, the larger of nlerp_or_slerp playback
+/// The largest distance between any part's world position played linearly from `keys` (with
+/// `values`, per track per key; empty: the frames' own locals) and from every frame, over every
+/// frame time and every quarter frame between frames, the larger of nlerp_or_slerp playback
 /// (the library's sampler) and exact slerp (Roblox, glTF viewers): the check reduce_keys()
 /// keeps; tests and the CLI report use it.
 float key_reduction_error(const KeyTracks& tracks, const std::vector<std::vector<int>>& keys,
