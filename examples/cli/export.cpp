@@ -55,12 +55,12 @@ OutReport write_out_file(const std::string& path, const Run& run, std::span<cons
   check_out_path(path);
   const std::string ext = lower_extension(path);
   OutReport report;
-  auto reduce = [&](const io::KeyTracks& tracks) -> io::KeyReduction {  // rule F7
+  auto reduce = [&](const io::KeyTracks& tracks, io::KeyCurve curve) -> io::KeyReduction {  // rule F7
     if (!(options.tolerance > 0.0f)) {  // every key kept
       report.keys_before = report.keys_after = tracks.track_count() * tracks.times.size();
       return {};
     }
-    io::KeyReduction r = io::reduce_keys(tracks, options.tolerance);
+    io::KeyReduction r = io::reduce_keys(tracks, options.tolerance, curve);
     report = OutReport{r.keys_before, r.keys_after, r.max_error};
     return r;
   };
@@ -69,17 +69,19 @@ OutReport write_out_file(const std::string& path, const Run& run, std::span<cons
     k.name = std::filesystem::path(path).stem().string();
     k.loop = options.loop;
     k.priority = options.priority;
-    io::KeyReduction r = reduce(io::keyframe_sequence_tracks(run.rig, frames));
+    io::KeyReduction r = reduce(io::keyframe_sequence_tracks(run.rig, frames), io::KeyCurve::kEased);
     k.joint_keys = std::move(r.keys);
     k.joint_key_values = std::move(r.values);
+    k.joint_key_easing = std::move(r.easing);
     k.markers = frame_markers(frames);
     const Status s = io::write_keyframe_sequence_file(path, run.rig, frames, k);
     if (!s) throw CliError(s.message());
   } else {
     io::GltfWriteOptions g;
-    io::KeyReduction r = reduce(io::gltf_node_tracks(run.rig, frames));
+    io::KeyReduction r = reduce(io::gltf_node_tracks(run.rig, frames), io::KeyCurve::kCubicSpline);
     g.node_keys = std::move(r.keys);
     g.node_key_values = std::move(r.values);
+    g.node_key_tangents = std::move(r.tangents);
     if (Status s = io::write_gltf_file(path, run.rig, frames, std::move(g)); !s) throw CliError(s.message());
   }
   return report;

@@ -177,13 +177,14 @@ int main(int argc, char** argv) {
   auto* out = app.add_option("--out", opt.out,
                              "also write every solved frame of the run to FILE, format by extension: .rbxmx = Roblox "
                              "KeyframeSequence (Keyframes at the frame times that key a joint after the --tolerance key "
-                             "reduction, Pose CFrame = the joint's T as the reduction fits it, Weight 1, linear easing) "
-                             "for Roblox Studio's Animation Editor; .glb / .gltf = glTF 2.0")
+                             "reduction, Pose CFrame = the joint's T as the reduction fits it, Weight 1, easing Linear or "
+                             "CubicV2 per segment as the reduction picks it) for Roblox Studio's Animation Editor; "
+                             ".glb / .gltf = glTF 2.0 (CUBICSPLINE keys)")
                   ->type_name("FILE");
   app.add_option("--tolerance", opt.tolerance,
                  "with --out: keys are removed per joint while every part's world position, at every frame and "
-                 "halfway between frames, stays within STUDS of the unreduced export (default 0.005); stderr reports "
-                 "the keys before and after")
+                 "every quarter frame between, stays within STUDS of the unreduced export (default 0.005); stderr "
+                 "reports the keys before and after")
       ->type_name("STUDS")
       ->needs(out);
   app.add_flag("--loop", opt.loop, "with --out FILE.rbxmx: KeyframeSequence.Loop = true (default false)")->needs(out);

@@ -200,6 +200,11 @@ Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const Fr
   const int a_time = buf.add_floats(times, 1, "SCALAR", true);
   json samplers = json::array(), channels = json::array();
   const bool sparse = options.node_keys.size() == nn;
+  // CUBICSPLINE (rule F7, key_reduction.hpp): every node's tangents given with its keys.
+  bool cubic = sparse && options.node_key_tangents.size() == nn && options.node_key_values.size() == nn;
+  for (size_t n = 0; cubic && n < nn; ++n)
+    cubic = options.node_key_tangents[n].size() == options.node_keys[n].size() &&
+            options.node_key_values[n].size() == options.node_keys[n].size();
   for (size_t n = 0; n < nn; ++n) {
     int a_input = a_time;
     if (sparse) {  // rule F7: this node's kept keys only, rotations kept in one hemisphere
@@ -224,21 +229,43 @@ Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const Fr
           const auto from = translations[n].begin() + static_cast<long>(3 * uf);
           kp.insert(kp.end(), from, from + 3);
         }
-        if (kt.size() > 1 && glm::dot(prev, q) < 0.0f) q = -q;
+        // LINEAR plays the shortest arc, so a key may flip; a Hermite spline is of the
+        // 4-vectors as written, so cubic keys keep the signs they were fitted with.
+        if (!cubic && kt.size() > 1 && glm::dot(prev, q) < 0.0f) q = -q;
         prev = q;
         kr.insert(kr.end(), {q.x, q.y, q.z, q.w});
       }
       if (kt.empty() || (kt.size() > 1 && !std::is_sorted(kt.begin(), kt.end())))
         return make_error("glTF export: node keys must be increasing and not empty");
+      if (cubic) {  // per key: in-tangent, value, out-tangent (glTF 2.0 CUBICSPLINE)
+        std::vector<float> cp, cr;
+        for (size_t m = 0; m < keys.size(); ++m) {
+          const KeyTangents& t = options.node_key_tangents[n][m];
+          for (float x : {t.in_position.x, t.in_position.y, t.in_position.z, kp[3 * m], kp[3 * m + 1], kp[3 * m + 2],
+                          t.out_position.x, t.out_position.y, t.out_position.z})
+            cp.push_back(x);
+          for (float x : {t.in_rotation.x, t.in_rotation.y, t.in_rotation.z, t.in_rotation.w, kr[4 * m], kr[4 * m + 1],
+                          kr[4 * m + 2], kr[4 * m + 3], t.out_rotation.x, t.out_rotation.y, t.out_rotation.z,
+                          t.out_rotation.w})
+            cr.push_back(x);
+        }
+        for (float x : cp)
+          if (!std::isfinite(x)) return make_error("glTF export: node key tangent is not finite");
+        for (float x : cr)
+          if (!std::isfinite(x)) return make_error("glTF export: node key tangent is not finite");
+        kp = std::move(cp);
+        kr = std::move(cr);
+      }
       a_input = buf.add_floats(kt, 1, "SCALAR", true);
       translations[n] = std::move(kp);
       rotations[n] = std::move(kr);
     }
+    const char* interpolation = cubic ? "CUBICSPLINE" : "LINEAR";
     const int a_t = buf.add_floats(translations[n], 3, "VEC3", false);
     const int a_r = buf.add_floats(rotations[n], 4, "VEC4", false);
-    samplers.push_back({{"input", a_input}, {"output", a_t}, {"interpolation", "LINEAR"}});
+    samplers.push_back({{"input", a_input}, {"output", a_t}, {"interpolation", interpolation}});
     channels.push_back({{"sampler", samplers.size() - 1}, {"target", {{"node", n}, {"path", "translation"}}}});
-    samplers.push_back({{"input", a_input}, {"output", a_r}, {"interpolation", "LINEAR"}});
+    samplers.push_back({{"input", a_input}, {"output", a_r}, {"interpolation", interpolation}});
     channels.push_back({{"sampler", samplers.size() - 1}, {"target", {{"node", n}, {"path", "rotation"}}}});
   }
   buf.align4();

@@ -181,17 +181,30 @@ Result<std::string> write_keyframe_sequence(const Rig& rig, std::span<const Fram
   const bool sparse = options.joint_keys.size() == static_cast<size_t>(n);
   std::vector<unsigned char> keyed(static_cast<size_t>(n), 1), needed(static_cast<size_t>(n), 1);
   std::vector<float> frame_times;  // times that got a Keyframe (markers elsewhere get their own)
+  // A keyed joint's key index in options.joint_keys, or -1.
+  auto key_index = [&](int j, size_t f) -> long {
+    if (!sparse) return -1;
+    const auto& keys = options.joint_keys[static_cast<size_t>(j)];
+    const auto it = std::lower_bound(keys.begin(), keys.end(), static_cast<int>(f));
+    return it != keys.end() && *it == static_cast<int>(f) ? static_cast<long>(it - keys.begin()) : -1;
+  };
   // A keyed joint's CFrame: the reduction's fitted value when there is one, else the frame's T.
   auto pose_cframe = [&](int j, size_t f) -> Transform {
     const auto uj = static_cast<size_t>(j);
-    if (sparse && options.joint_key_values.size() == static_cast<size_t>(n) &&
-        options.joint_key_values[uj].size() == options.joint_keys[uj].size()) {
-      const auto& keys = options.joint_keys[uj];
-      const auto it = std::lower_bound(keys.begin(), keys.end(), static_cast<int>(f));
-      if (it != keys.end() && *it == static_cast<int>(f))
-        return options.joint_key_values[uj][static_cast<size_t>(it - keys.begin())];
-    }
+    const long m = key_index(j, f);
+    if (m >= 0 && options.joint_key_values.size() == static_cast<size_t>(n) &&
+        options.joint_key_values[uj].size() == options.joint_keys[uj].size())
+      return options.joint_key_values[uj][static_cast<size_t>(m)];
     return frames[f].local[uj];
+  };
+  // A keyed joint's easing: the reduction's choice when there is one, else Linear.
+  auto pose_easing = [&](int j, size_t f) -> KeyEasing {
+    const auto uj = static_cast<size_t>(j);
+    const long m = key_index(j, f);
+    if (m >= 0 && options.joint_key_easing.size() == static_cast<size_t>(n) &&
+        options.joint_key_easing[uj].size() == options.joint_keys[uj].size())
+      return options.joint_key_easing[uj][static_cast<size_t>(m)];
+    return linear;
   };
   for (size_t f = 0; f < frames.size(); ++f) {
     const FrameRecord& rec = frames[f];
@@ -219,7 +232,8 @@ Result<std::string> write_keyframe_sequence(const Rig& rig, std::span<const Fram
       todo.pop_back();
       // An unkeyed parent of a keyed Pose holds its children with Weight 0 (no key, rule F7).
       const float weight = keyed[static_cast<size_t>(j)] ? 1.0f : 0.0f;
-      pugi::xml_node p = w.pose(parent, rig.child_name(j), pose_cframe(j, f), weight, linear);
+      pugi::xml_node p = w.pose(parent, rig.child_name(j), pose_cframe(j, f), weight,
+                                weight > 0.0f ? pose_easing(j, f) : linear);
       const auto& kids = children[static_cast<size_t>(j) + 1];
       for (auto it = kids.rbegin(); it != kids.rend(); ++it)
         if (needed[static_cast<size_t>(*it)]) todo.emplace_back(*it, p);

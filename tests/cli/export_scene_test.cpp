@@ -417,15 +417,16 @@ TEST_CASE("export: --out FILE.rbxmx writes each foot contact start as a Footstep
   }
 }
 
-TEST_CASE("export: --out FILE.rbxmx --tolerance 0.005 on CMU 131_01 at 60 Hz: at most 41% of the keys, read back with --clip "
-          "within the tolerance at every frame and halfway (rule F7)",
+TEST_CASE("export: --out FILE.rbxmx --tolerance 0.005 on CMU 131_01 at 60 Hz: at most 38% of the keys, read back with --clip "
+          "within the tolerance at every frame and every quarter frame (rule F7)",
           "[cli][out][keys]") {
   // The reduced file and the unreduced one (every key: OutOptions::tolerance 0) are both read
-  // back the way `--clip FILE.rbxmx` reads them and played at half the step (1/120 s): every
-  // frame time of the export, every midpoint between frames, and so every key and every midpoint
-  // between two keys. Every part's world position must agree within the tolerance. Keys: the
-  // issue's goal is 15%, out of reach of linear keys at 0.005 studs (docs/cli.md); the fitted
-  // reducer keeps 39.7%, held at 41% against regressions.
+  // back the way `--clip FILE.rbxmx` reads them (Pose easing included) and played at a quarter
+  // of the step (1/240 s): every frame time of the export, every midpoint and quarter point
+  // between frames, and so every key and every midpoint between two keys. Every part's world
+  // position must agree within the tolerance. Keys: the issue's goal is 15%, out of reach of a
+  // slerp between two Pose values, however eased, at 0.005 studs (docs/cli.md); the fitted
+  // reducer with per-segment easing keeps 36.8%, held at 38% against regressions.
   const test::TempDir tmp("cli_keys");
   cli::RunRequest request;
   request.rig = "builtin:r15";
@@ -451,14 +452,14 @@ TEST_CASE("export: --out FILE.rbxmx --tolerance 0.005 on CMU 131_01 at 60 Hz: at
     if (w && std::string(w.child_value()) == "1" && std::string(name.child_value()) != "HumanoidRootPart") ++keys;
   }
   CHECK(keys == report.keys_after);
-  CHECK(static_cast<double>(keys) <= 0.41 * static_cast<double>(all));
+  CHECK(static_cast<double>(keys) <= 0.38 * static_cast<double>(all));
 
   auto play = [&](const std::filesystem::path& file) {
     cli::RunRequest back;
     back.rig = "builtin:r15";
     back.clip = file.string();
-    back.dt = 0.5f * (recs[1].time - recs[0].time);
-    back.frames = 2 * static_cast<int>(recs.size()) - 1;
+    back.dt = 0.25f * (recs[1].time - recs[0].time);
+    back.frames = 4 * static_cast<int>(recs.size()) - 3;
     cli::Run r = cli::make_run(back);
     return run_all(r);
   };
@@ -472,5 +473,5 @@ TEST_CASE("export: --out FILE.rbxmx --tolerance 0.005 on CMU 131_01 at 60 Hz: at
   // And the unreduced file replays the run itself at its frames (the reference is the export).
   for (size_t f = 0; f < recs.size(); f += 7)
     for (size_t j = 0; j < recs[f].world.size(); ++j)
-      CHECK(glm::length(want[2 * f].world[j].position - recs[f].world[j].position) <= 1e-3f);
+      CHECK(glm::length(want[4 * f].world[j].position - recs[f].world[j].position) <= 1e-3f);
 }

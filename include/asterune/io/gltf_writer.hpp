@@ -8,7 +8,8 @@
 //     joint hangs under the root part's node). Each node has a box mesh of its part's size,
 //     centred on the part's placement (the part CFrame).
 //   - one animation with a translation and a rotation channel per node, LINEAR, keyed at the
-//     frame times. Node locals are parent_world^-1 * world, so a viewer's world placement of
+//     frame times (or, reduced, at each node's kept keys: LINEAR, or CUBICSPLINE with tangents).
+//     Node locals are parent_world^-1 * world, so a viewer's world placement of
 //     each node equals the frame record's world placement (the CLI's `world`).
 //   - units: 1 glTF unit = 1 stud (Roblox axes: +Y up, the character facing -Z). Scale by
 //     0.28 for metres (Blender: import, then scale the scene root).
@@ -23,6 +24,7 @@
 
 #include "asterune/core/result.hpp"
 #include "asterune/io/frames_file.hpp"
+#include "asterune/io/key_reduction.hpp"
 #include "asterune/math/transform.hpp"
 #include "asterune/rig/rig.hpp"
 
@@ -39,6 +41,11 @@ struct GltfWriteOptions {
   /// (the key reduction's fitted values). Empty, or a node's list not matching its keys: the
   /// frame's own.
   std::vector<std::vector<Transform>> node_key_values;
+  /// Per node, per key of node_keys: glTF CUBICSPLINE tangents (KeyTangents, per second). Given
+  /// for every node (with node_key_values), the channels are CUBICSPLINE, each key written as
+  /// in-tangent, value, out-tangent, the rotation values with the signs given (the spline is of
+  /// the 4-vectors); else LINEAR.
+  std::vector<std::vector<KeyTangents>> node_key_tangents;
 };
 
 /// Encodes the rig and `frames` (in time order, each with rig.joint_count() world placements)

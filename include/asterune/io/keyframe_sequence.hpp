@@ -54,6 +54,10 @@ struct KeyframeSequenceOptions {
   /// Per joint, per key of joint_keys: the Pose CFrame written there (the key reduction's
   /// fitted values). Empty, or a joint's list not matching its keys: the frame's own T.
   std::vector<std::vector<Transform>> joint_key_values;
+  /// Per joint, per key of joint_keys: the Pose's EasingStyle / EasingDirection (the easing of
+  /// the segment that starts at the key, rule P5; the key reduction's choice). Empty, or a
+  /// joint's list not matching its keys: Linear.
+  std::vector<std::vector<KeyEasing>> joint_key_easing;
 };
 
 /// The animator's TrackPriority for a file's AnimationPriority: the same name (Core, Idle,
@@ -64,7 +68,7 @@ TrackPriority to_track_priority(AnimationPriority priority);
 /// KeyframeSequence document: one Keyframe per frame (per keyed frame with options.joint_keys) at FrameRecord::time, each holding a Pose
 /// tree that mirrors the rig's part hierarchy from the root part. The root part's Pose has an
 /// identity CFrame (Roblox ignores it, rule F5); every other Pose's CFrame is its joint's T.
-/// Every Pose has Weight 1, easing style Linear, direction In. Joints not reached from the root
+/// Every Pose has Weight 1, easing style Linear, direction In (or options.joint_key_easing). Joints not reached from the root
 /// part (rule R4) are left out. Markers of `options` as documented there.
 /// Numbers are printed with 9 significant digits, so floats read back exactly.
 /// Fails (naming the frame) when a record does not hold rig.joint_count() local transforms or
