@@ -1,5 +1,6 @@
 // Spring chains (rules S1-S9): the clock's steps, the exact step, the inputs' curve across a
-// frame, length constraint, collider push-out and the per-frame chain step. See include/asterune/solvers/spring.hpp.
+// frame, length constraint, collider push-out and the per-frame chain step. See
+// include/asterune/solvers/spring.hpp.
 #include "asterune/solvers/spring.hpp"
 
 #include <algorithm>
@@ -249,7 +250,7 @@ SpringShape shape_at(const SpringChainFrame& f, size_t c, float s, const SpringC
   const SpringShape& prior = f.shapes_prior.empty() ? a : f.shapes_prior[c];
   SpringShape r = b;
   r.a = on_curve(prior.a, a.a, b.a, w);
-  r.b = on_curve(prior.b, a.b, b.b, w);
+  if (b.capsule) r.b = on_curve(prior.b, a.b, b.b, w);  // a sphere reads only `a`
   r.radius = a.radius + (b.radius - a.radius) * s;
   return r;
 }

@@ -1,7 +1,8 @@
-// Springs true to the frame rate (rules S3, S7, S8): a three-link tail (0.7, 0.6, 0.5 studs;
+// Springs true to the frame rate (rules S3, S7, S8, S9): a three-link tail (0.7, 0.6, 0.5 studs;
 // stiffness 60, gravity 30) on the R15 rig, driven by the CMU 131_01 walk
-// (tests/data/bvh/cmu_131_01_start_walk_stop.bvh), run at 30, 60, 144 and 240 Hz. The tip is
-// compared in the pelvis's (LowerTorso's) frame at t = 1, 2, 3, 4 s, times every rate reaches.
+// (tests/data/bvh/cmu_131_01_start_walk_stop.bvh), run at 30, 60, 144 and 240 Hz and at uneven
+// frames. The tip is compared in the pelvis's (LowerTorso's) frame at t = 1, 2, 3, 4 s, times
+// every rate reaches. The goal: within 1% of the chain length at damping 2, 0.3% at damping 6.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -122,8 +123,9 @@ float largest(const Tips& all, std::initializer_list<size_t> rates) {
 
 // The same tail driven by inputs that are linear between knots: the root pivot and the
 // animated endpoints of the walk sampled at the knots, linearly interpolated at each rate's
-// frame times, fed to the pure step. Every rate then sees the same driving motion, so what
-// differs is only the integration. Returns the tip in the pelvis's frame at t = 1..4 s.
+// frame times, fed to the pure step with no prior frame (so straight between frames, S9 off).
+// Every rate then sees the same driving motion, so what differs is only the integration.
+// Returns the tip in the pelvis's frame at t = 1..4 s.
 struct KnotInputs {
   int hz = 30;
   std::vector<glm::vec3> roots;
@@ -221,21 +223,22 @@ TEST_CASE("spring: driven by a motion every rate samples alike, 30/60/144/240 Hz
   }
 }
 
-TEST_CASE("spring: the walk clip sampled at 30/60/144/240 Hz moves the tip alike (S7, S8)", "[spring]") {
+TEST_CASE("spring: the walk clip sampled at 30/60/144/240 Hz or at uneven frames moves the tip alike (S8, S9)",
+          "[spring]") {
   // The clip sampled at each rate: now the driving motion itself differs (each rate sees the
-  // animated root move linearly between its own frames) and the lightly damped chain amplifies
-  // that. Measured figures in docs/springs.md.
+  // animated root and endpoints on the parabolas through its own frames, S9) and the lightly
+  // damped chain amplifies that. With straight lines between frames the 30 Hz run was 2.6% of
+  // the chain away at damping 2, the uneven one 4.2%. Measured figures in docs/springs.md.
   Tips light{}, damped{};
   for (size_t r = 0; r < 4; ++r) {
     light[r] = tips(kRates[r], 2.0f);
     damped[r] = tips(kRates[r], 6.0f);
   }
   const float all_damped = largest(damped, {0, 1, 2, 3});
-  const float fine_light = largest(light, {1, 2, 3});
   const float all_light = largest(light, {0, 1, 2, 3});
-  INFO("damping 6: " << all_damped << "; damping 2, 60-240 Hz: " << fine_light << ", with 30 Hz: " << all_light);
+  INFO("all four rates, damping 6: " << all_damped << "; damping 2: " << all_light << " (60-240 Hz: "
+                                     << largest(light, {1, 2, 3}) << ")");
   CHECK(all_damped <= 0.003f * kChain);
-  CHECK(fine_light <= 0.01f * kChain);
   CHECK(all_light <= 0.01f * kChain);
   // Frames of uneven length (1/30, 1/60, 1/40, 1/24, 1/20 s, repeated) against 240 Hz.
   for (const float damping : {2.0f, 6.0f}) {

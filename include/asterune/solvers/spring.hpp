@@ -110,17 +110,17 @@ float spring_shape_distance(const glm::vec3& point, const SpringShape& shape);
 /// (`prior_dt` > 0), the inputs between the previous frame and this one follow the parabola
 /// through the three frames (rule S9); without it (`prior_dt` 0, a first frame), the straight line.
 struct SpringChainFrame {
-  glm::vec3 root_from{0.0f};                   ///< chain root pivot at the previous frame
-  glm::vec3 root_to{0.0f};                     ///< chain root pivot now
-  std::span<const glm::vec3> targets_from;     ///< n animated endpoints at the previous frame
-  std::span<const glm::vec3> targets_to;       ///< n animated endpoints now
-  std::span<const float> lengths;              ///< n segment lengths (> 0)
-  std::span<const SpringShape> shapes_from;    ///< colliders at the previous frame (may be empty)
-  std::span<const SpringShape> shapes_to;      ///< the same colliders now (same size)
-  float prior_dt = 0.0f;                       ///< seconds (clamped, S3) from the prior frame to the previous one; 0: none
-  glm::vec3 root_prior{0.0f};                  ///< chain root pivot at the frame before the previous one
-  std::span<const glm::vec3> targets_prior;    ///< n animated endpoints then (used when prior_dt > 0)
-  std::span<const SpringShape> shapes_prior;   ///< the colliders then (same size as shapes_to)
+  glm::vec3 root_from{0.0f};                  ///< chain root pivot at the previous frame
+  glm::vec3 root_to{0.0f};                    ///< chain root pivot now
+  std::span<const glm::vec3> targets_from;    ///< n animated endpoints at the previous frame
+  std::span<const glm::vec3> targets_to;      ///< n animated endpoints now
+  std::span<const float> lengths;             ///< n segment lengths (> 0)
+  std::span<const SpringShape> shapes_from;   ///< colliders at the previous frame (may be empty)
+  std::span<const SpringShape> shapes_to;     ///< the same colliders now (same size)
+  float prior_dt = 0.0f;                      ///< s (clamped, S3) from the prior frame to the previous; <= 0: none
+  glm::vec3 root_prior{0.0f};                 ///< chain root pivot at the prior frame (before the previous one)
+  std::span<const glm::vec3> targets_prior;   ///< n animated endpoints then (read when prior_dt > 0)
+  std::span<const SpringShape> shapes_prior;  ///< the colliders then (same size as shapes_to)
 };
 
 /// Rule S9: where the inputs are `s` of the way through a frame of clamped length `dt`, as
