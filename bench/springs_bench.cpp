@@ -1,5 +1,6 @@
-// Spring chains (rules S1-S8, docs/springs.md): one 60 Hz frame (4 clock steps) of a 3-segment
-// chain, with and without two colliders. `ns_per_segment` (CPU time per segment per frame) is the figure.
+// Spring chains (rules S1-S9, docs/springs.md): one 60 Hz frame (4 clock steps, inputs on the
+// parabola through the last three frames) of a 3-segment chain, with and without two colliders.
+// `ns_per_segment` (CPU time per segment per frame) is the figure.
 // BM_SpringChain* time the pure step (asterune/solvers/spring.hpp); BM_SpringControl* the
 // whole stack update of the tail of examples/tailed_r15.rig.json (reading the animated pose,
 // the step, the joint rotations, blending and the world refresh) with the root moving.
@@ -56,6 +57,7 @@ void BM_SpringChain(benchmark::State& state) {
   const SpringParams params{40.0f, 3.0f, glm::vec3(0.0f, -60.0f, 0.0f)};
   size_t i = 0;
   for (auto _ : state) {
+    const Frame& prior = frames[(i + 1023) & 1023];
     const Frame& from = frames[i & 1023];
     const Frame& to = frames[(i + 1) & 1023];
     ++i;
@@ -65,9 +67,15 @@ void BM_SpringChain(benchmark::State& state) {
     f.targets_from = from.targets;
     f.targets_to = to.targets;
     f.lengths = lengths;
+    // The frame before the previous one, as the control passes it: the inputs between frames
+    // follow the parabola through the three (rule S9).
+    f.prior_dt = 1.0f / 60.0f;
+    f.root_prior = prior.root;
+    f.targets_prior = prior.targets;
     if (colliders) {
       f.shapes_from = shapes;
       f.shapes_to = shapes;
+      f.shapes_prior = shapes;
     }
     benchmark::DoNotOptimize(step_spring_chain(params, f, 1.0f / 60.0f, chain, shown));
   }

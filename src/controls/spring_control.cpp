@@ -82,6 +82,8 @@ Result<SpringControl> build_spring_control(const Rig& rig, const SpringSettings&
   c.lengths.resize(n);
   c.previous_targets.resize(n);
   c.previous_shapes.resize(c.colliders.size());
+  c.prior_targets.resize(n);
+  c.prior_shapes.resize(c.colliders.size());
   c.targets.resize(n);
   c.frame_lengths.resize(n);
   c.shapes.resize(c.colliders.size());
@@ -113,6 +115,7 @@ void reset_spring_control(SpringControl& c) {
   std::fill(c.clock_targets.begin(), c.clock_targets.end(), glm::vec3(0.0f));
   c.clock_root = glm::vec3(0.0f);
   c.lag = 0.0f;
+  c.prior_dt = 0.0f;
 }
 
 glm::vec3 spring_tip(const SpringControl& c, std::span<const Transform> world) {
@@ -160,6 +163,7 @@ SpringFrameReport solve_spring_control(SpringControl& c, const Rig& rig, const T
     spring_start(state, root_pivot, c.targets);
     std::copy(c.targets.begin(), c.targets.end(), c.shown.begin());
     std::copy(c.frame_lengths.begin(), c.frame_lengths.end(), c.lengths.begin());
+    c.prior_dt = 0.0f;
   } else {
     SpringChainFrame frame;
     frame.root_from = c.previous_root;
@@ -169,10 +173,26 @@ SpringFrameReport solve_spring_control(SpringControl& c, const Rig& rig, const T
     frame.lengths = c.lengths;
     frame.shapes_from = c.previous_shapes;
     frame.shapes_to = c.shapes;
+    frame.prior_dt = c.prior_dt;
+    frame.root_prior = c.prior_root;
+    frame.targets_prior = c.prior_targets;
+    frame.shapes_prior = c.prior_shapes;
     const SpringStepReport step = step_spring_chain(c.params, frame, dt, state, c.shown);
     if (!step.ok) return report;
     report.substeps = step.substeps;
     report.resets += step.resets;
+    // S9: the last frame becomes the prior one when time moved (by the clamped dt). A reset
+    // (S6) started the chain at this frame, so frames before it are not part of its path; a
+    // frame that did not move time replaces the last frame and keeps the prior one.
+    const float moved = spring_substeps(dt).dt;
+    if (step.resets > 0) {
+      c.prior_dt = 0.0f;
+    } else if (moved > 0.0f) {
+      c.prior_dt = moved;
+      c.prior_root = c.previous_root;
+      std::copy(c.previous_targets.begin(), c.previous_targets.end(), c.prior_targets.begin());
+      std::copy(c.previous_shapes.begin(), c.previous_shapes.end(), c.prior_shapes.begin());
+    }
   }
   c.clock_root = state.root;
   c.lag = state.lag;

@@ -1,11 +1,11 @@
-// Rig-bound spring control (rules S1-S8, CS7): binds a SpringSettings to a rig at setup (chain,
+// Rig-bound spring control (rules S1-S9, CS7): binds a SpringSettings to a rig at setup (chain,
 // endpoint, colliders, state and scratch sized once), then each frame reads the animated
 // pivots and endpoints from the current world pose, steps the pure spring chain
 // (asterune/solvers/spring.hpp) from the previous frame's animated pose to this one, and turns
 // the simulated endpoints into candidate local transforms (shortest-arc turns about each
 // pivot, so the animation's twist is kept; rule S4). It owns its state: the endpoints and
 // velocities (rule S1) at its own clock's time (rule S8), the animated inputs at that time, and
-// the previous frame's animated pivot, endpoints and collider shapes.
+// the animated pivot, endpoints and collider shapes of the last two frames (the curve of S9).
 #pragma once
 
 #include <span>
@@ -48,6 +48,10 @@ struct SpringControl {
   glm::vec3 previous_root{0.0f};      // last frame's animated chain root pivot
   std::vector<glm::vec3> previous_targets;
   std::vector<SpringShape> previous_shapes;
+  float prior_dt = 0.0f;              // seconds from the frame before the last one to the last (rule S9); 0: none
+  glm::vec3 prior_root{0.0f};         // that frame's animated chain root pivot
+  std::vector<glm::vec3> prior_targets;
+  std::vector<SpringShape> prior_shapes;
   // scratch (sized at bind)
   std::vector<glm::vec3> targets;     // this frame's animated endpoints
   std::vector<glm::vec3> shown;       // the simulated endpoints at this frame's time (rule S8)

@@ -1,5 +1,6 @@
-// Spring chains (rules S1-S7): substep plan, semi-implicit Euler step, length constraint,
-// collider push-out and the per-frame chain step. See include/asterune/solvers/spring.hpp.
+// Spring chains (rules S1-S9): the clock's steps, the exact step, the inputs' curve across a
+// frame, length constraint, collider push-out and the per-frame chain step. See
+// include/asterune/solvers/spring.hpp.
 #include "asterune/solvers/spring.hpp"
 
 #include <algorithm>
@@ -26,6 +27,20 @@ SpringSubsteps spring_substeps(float dt, float lag) {
   plan.lag_after = static_cast<float>(std::clamp((owed - static_cast<double>(plan.count)) / kSpringSubstepRate, 0.0,
                                                  static_cast<double>(kSpringStep)));
   return plan;
+}
+
+SpringCurveAt spring_curve_at(float s, float dt, float prior_dt) {
+  SpringCurveAt w;
+  w.along = s;
+  // No prior frame, or a frame much longer than it (a hitch after a short frame, where the
+  // parabola would amplify the prior frame's noise by dt / prior_dt): the straight line.
+  if (!(prior_dt > 0.0f) || !(dt > 0.0f) || !(dt <= kSpringCurveMaxRatio * prior_dt)) return w;
+  // Newton's form of the parabola through (-prior_dt, P), (0, F), (dt, T) at t = s dt:
+  //   F + s (T - F) - s (1 - s) dt^2 / (prior_dt + dt) ((T - F) / dt - (F - P) / prior_dt).
+  const float c = s * (1.0f - s) * dt / (prior_dt + dt);
+  w.along = s - c;
+  w.bend = c * (dt / prior_dt);
+  return w;
 }
 
 SpringPropagator spring_propagator(const SpringParams& params, float h) {
@@ -188,6 +203,16 @@ bool usable(const SpringChainFrame& f, size_t n) {
   for (size_t c = 0; c < f.shapes_to.size(); ++c)
     for (const SpringShape* s : {&f.shapes_from[c], &f.shapes_to[c]})
       if (!is_finite(s->a) || !is_finite(s->b) || !(s->radius >= 0.0f) || !std::isfinite(s->radius)) return false;
+  // The prior frame (rule S9): prior_dt <= 0 means there is none; NaN or infinity is refused.
+  if (std::isnan(f.prior_dt)) return false;
+  if (!(f.prior_dt > 0.0f)) return true;
+  if (!std::isfinite(f.prior_dt) || f.targets_prior.size() != n || f.shapes_prior.size() != f.shapes_to.size() ||
+      !is_finite(f.root_prior))
+    return false;
+  for (size_t k = 0; k < n; ++k)
+    if (!is_finite(f.targets_prior[k])) return false;
+  for (const SpringShape& s : f.shapes_prior)
+    if (!is_finite(s.a) || !is_finite(s.b)) return false;
   return true;
 }
 
@@ -206,27 +231,45 @@ void reset_to_targets(const SpringChainFrame& f, SpringChainState& state) {
   spring_start(state, f.root_to, f.targets_to);
 }
 
-SpringShape lerp_shape(const SpringShape& a, const SpringShape& b, float s) {
+// An input `s` of the way through the frame (rule S9). Relative to the previous frame's value,
+// so coordinates far from the origin keep their precision; with bend 0 (no prior frame) this is
+// from + s (to - from), and `prior` is not read.
+inline glm::vec3 on_curve(const glm::vec3& prior, const glm::vec3& from, const glm::vec3& to, const SpringCurveAt& w) {
+  if (w.bend == 0.0f) return from + (to - from) * w.along;
+  return from + (to - from) * w.along + (from - prior) * w.bend;
+}
+
+// Where the curve is used, the prior frame's spans are present (usable() checked their sizes).
+const glm::vec3& prior_target(const SpringChainFrame& f, size_t k) {
+  return f.targets_prior.empty() ? f.targets_from[k] : f.targets_prior[k];
+}
+
+SpringShape shape_at(const SpringChainFrame& f, size_t c, float s, const SpringCurveAt& w) {
+  const SpringShape& a = f.shapes_from[c];
+  const SpringShape& b = f.shapes_to[c];
+  const SpringShape& prior = f.shapes_prior.empty() ? a : f.shapes_prior[c];
   SpringShape r = b;
-  r.a = a.a + (b.a - a.a) * s;
-  r.b = a.b + (b.b - a.b) * s;
+  r.a = on_curve(prior.a, a.a, b.a, w);
+  if (b.capsule) r.b = on_curve(prior.b, a.b, b.b, w);  // a sphere reads only `a`
   r.radius = a.radius + (b.radius - a.radius) * s;
   return r;
 }
 
-// One step of the chain from the inputs (root_a, targets_a) to (root_b, targets at `s`): the
-// exact spring step per point, then its length and the colliders at `s`. With `commit` the
-// points and velocities are kept; without, the result only goes to `out` (the shown pose).
+// One step of the chain from the inputs at the clock's time (state.root, state.targets) to the
+// inputs `s` of the way through the frame (at `w` on the curve): the exact spring step per
+// point, then its length and the colliders there. The points go to `out`, and the velocities to
+// `velocities_out` unless it is empty (the shown pose keeps no velocity).
 void step_chain(const SpringParams& params, const SpringChainFrame& f, const SpringPropagator& p, float s,
-                const SpringChainState& state, std::span<glm::vec3> out, std::span<glm::vec3> velocities_out) {
+                const SpringCurveAt& w, const SpringChainState& state, std::span<glm::vec3> out,
+                std::span<glm::vec3> velocities_out) {
   const size_t n = state.points.size();
   const size_t shapes = f.shapes_to.size();
   const float h = p.h;
-  const glm::vec3 root_b = f.root_from + (f.root_to - f.root_from) * s;
+  const glm::vec3 root_b = on_curve(f.root_prior, f.root_from, f.root_to, w);
   glm::vec3 pivot = root_b;
   glm::vec3 pivot_velocity = (root_b - state.root) / h;
   for (size_t k = 0; k < n; ++k) {
-    const glm::vec3 target = f.targets_from[k] + (f.targets_to[k] - f.targets_from[k]) * s;
+    const glm::vec3 target = on_curve(prior_target(f, k), f.targets_from[k], f.targets_to[k], w);
     const float length = f.lengths[k];
     const glm::vec3 start = state.points[k];
     glm::vec3 x = start;
@@ -237,7 +280,7 @@ void step_chain(const SpringParams& params, const SpringChainFrame& f, const Spr
     // back at its length as it leaves). Two rounds for overlapping colliders.
     const glm::vec3 free = x;
     for (int round = 0; round < (shapes > 1 ? 2 : 1); ++round)
-      for (size_t c = 0; c < shapes; ++c) x = spring_push_out(pivot, length, x, lerp_shape(f.shapes_from[c], f.shapes_to[c], s));
+      for (size_t c = 0; c < shapes; ++c) x = spring_push_out(pivot, length, x, shape_at(f, c, s, w));
     if (!velocities_out.empty()) {
       if (x != free) {
         v = (x - start) / h;  // a collider moved it: the velocity the contact leaves
@@ -284,8 +327,9 @@ SpringStepReport step_spring_chain(const SpringParams& params, const SpringChain
   }
 
   // S8: whole steps of the clock; a step ending (m h - lag) into the frame sees the inputs at
-  // s = that / dt of the way from the previous frame's to this one's.
+  // s = that / dt of the way from the previous frame's to this one's, on the curve of S9.
   const SpringSubsteps plan = spring_substeps(dt, state.lag);
+  const float prior_dt = frame.prior_dt > 0.0f ? frame.prior_dt : 0.0f;
 
   report.substeps = plan.count;
   if (plan.count > 0) {
@@ -293,9 +337,11 @@ SpringStepReport step_spring_chain(const SpringParams& params, const SpringChain
     for (int m = 1; m <= plan.count; ++m) {
       const float into = static_cast<float>(m) * plan.h - plan.lag_before;
       const float s = std::clamp(into / plan.dt, 0.0f, 1.0f);
-      step_chain(params, frame, p, s, state, state.points, state.velocities);
-      state.root = frame.root_from + (frame.root_to - frame.root_from) * s;
-      for (size_t k = 0; k < n; ++k) state.targets[k] = frame.targets_from[k] + (frame.targets_to[k] - frame.targets_from[k]) * s;
+      const SpringCurveAt w = spring_curve_at(s, plan.dt, prior_dt);
+      step_chain(params, frame, p, s, w, state, state.points, state.velocities);
+      state.root = on_curve(frame.root_prior, frame.root_from, frame.root_to, w);
+      for (size_t k = 0; k < n; ++k)
+        state.targets[k] = on_curve(prior_target(frame, k), frame.targets_from[k], frame.targets_to[k], w);
     }
   }
   state.lag = plan.lag_after;
@@ -313,7 +359,7 @@ SpringStepReport step_spring_chain(const SpringParams& params, const SpringChain
   // the inputs moving from the clock's time to this frame's.
   if (state.lag > 0.0f) {
     const SpringPropagator rest = spring_propagator(params, state.lag);
-    step_chain(params, frame, rest, 1.0f, state, shown, {});
+    step_chain(params, frame, rest, 1.0f, SpringCurveAt{1.0f, 0.0f}, state, shown, {});
     for (size_t k = 0; k < n; ++k)
       if (!is_finite(shown[k])) shown[k] = state.points[k];
   } else {

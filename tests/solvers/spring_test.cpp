@@ -1,5 +1,6 @@
-// Pure spring chain pieces (rules S2, S3, S6, S7, S8): the clock's steps, the exact step, the
-// length constraint, the collider push-out, resets, lengths kept over many frames, no allocation.
+// Pure spring chain pieces (rules S2, S3, S6, S7, S8, S9): the clock's steps, the exact step, the
+// inputs' curve between frames, the length constraint, the collider push-out, resets, lengths
+// kept over many frames, no allocation.
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -235,6 +236,61 @@ TEST_CASE("spring: a nonfinite or far endpoint resets the chain to its targets (
   }
 }
 
+TEST_CASE("spring: between frames the inputs follow the parabola through the last three frames (S9)", "[spring]") {
+  // q(t) = q0 + u t + w t^2 (by hand), frames at t = -0.02 (prior), 0 (previous) and 0.03 s (now):
+  // uneven frames, so a uniform-spacing formula would miss. A 0.03 s frame takes 7 clock steps
+  // (7/240 = 0.0291667 s) and carries 1/1200 s: the clock's inputs after the frame are q there.
+  const glm::vec3 q0(2.0f, -1.0f, 0.5f), u(3.0f, 0.5f, -2.0f), w(-40.0f, 25.0f, 10.0f);
+  const auto q = [&](float t) { return q0 + u * t + w * (t * t); };
+  const float a = 0.02f, b = 0.03f;
+  for (const float s : {0.0f, 0.25f, 0.5f, 0.8f, 1.0f}) {
+    const SpringCurveAt c = spring_curve_at(s, b, a);
+    const glm::vec3 v = q(0.0f) + (q(b) - q(0.0f)) * c.along + (q(0.0f) - q(-a)) * c.bend;
+    CHECK(glm::length(v - q(s * b)) < 1e-5f);
+  }
+  // No prior frame, or a frame over 4 times the prior one: the straight line.
+  for (const float prior : {0.0f, -1.0f, b / 4.5f}) {
+    const SpringCurveAt c = spring_curve_at(0.4f, b, prior);
+    CHECK(c.along == 0.4f);
+    CHECK(c.bend == 0.0f);
+  }
+
+  // Through the chain step: a one-segment chain whose root pivot and target ride q.
+  const std::array<float, 1> length{1.0f};
+  const std::array<glm::vec3, 1> prior{q(-a) + glm::vec3(1, 0, 0)}, from{q(0.0f) + glm::vec3(1, 0, 0)},
+      to{q(b) + glm::vec3(1, 0, 0)};
+  std::array<glm::vec3, 1> points = from, velocities{}, clock = from, shown{};
+  SpringChainState state{points, velocities, clock, q(0.0f), 0.0f};
+  SpringChainFrame f;
+  f.root_from = q(0.0f);
+  f.root_to = q(b);
+  f.targets_from = from;
+  f.targets_to = to;
+  f.lengths = length;
+  f.prior_dt = a;
+  f.root_prior = q(-a);
+  f.targets_prior = prior;
+  const SpringStepReport r = step_spring_chain(SpringParams{}, f, b, state, shown);
+  REQUIRE(r.ok);
+  REQUIRE(r.substeps == 7);
+  const float clock_time = 7.0f / 240.0f;
+  CHECK(state.lag == Approx(b - clock_time).margin(1e-7));
+  CHECK(glm::length(state.root - q(clock_time)) < 1e-5f);
+  CHECK(glm::length(clock[0] - (q(clock_time) + glm::vec3(1, 0, 0))) < 1e-5f);
+  // The same frame without the prior frame: the straight line from the previous frame (which
+  // misses the parabola by s (1 - s) b^2 |w|, 0.0013 studs here).
+  points = from;
+  velocities = {};
+  clock = from;
+  state.root = q(0.0f);
+  state.lag = 0.0f;
+  f.prior_dt = 0.0f;
+  REQUIRE(step_spring_chain(SpringParams{}, f, b, state, shown).ok);
+  const glm::vec3 line = q(0.0f) + (q(b) - q(0.0f)) * (clock_time / b);
+  CHECK(glm::length(state.root - line) < 1e-6f);
+  CHECK(glm::length(state.root - q(clock_time)) > 5e-4f);
+}
+
 TEST_CASE("spring: bad input writes nothing", "[spring]") {
   SpringParams params;
   Chain c;
@@ -250,6 +306,15 @@ TEST_CASE("spring: bad input writes nothing", "[spring]") {
   f = c.frame();
   f.targets_to = std::span<const glm::vec3>(c.targets).first(2);
   CHECK_FALSE(step_spring_chain(params, f, 0.02f, c.state, c.shown).ok);
+  // The prior frame (S9): a NaN span, a missing or nonfinite prior frame when prior_dt > 0.
+  f = c.frame();
+  f.prior_dt = kNaN;
+  CHECK_FALSE(step_spring_chain(params, f, 0.02f, c.state, c.shown).ok);
+  f.prior_dt = 0.02f;  // targets_prior empty
+  CHECK_FALSE(step_spring_chain(params, f, 0.02f, c.state, c.shown).ok);
+  f.targets_prior = c.targets;
+  f.root_prior = glm::vec3(kInf);
+  CHECK_FALSE(step_spring_chain(params, f, 0.02f, c.state, c.shown).ok);
   CHECK(c.points == before);
 }
 
@@ -263,8 +328,8 @@ TEST_CASE("spring: segment lengths stay within 1e-5 while the pivot and targets 
   ball.a = glm::vec3(1.5f, -0.8f, 0.0f);
   ball.radius = 0.5f;
   const std::array<SpringShape, 1> shapes{ball};
-  std::array<glm::vec3, 3> from = c.targets;
-  glm::vec3 root_from(0.0f);
+  std::array<glm::vec3, 3> from = c.targets, prior = c.targets;
+  glm::vec3 root_from(0.0f), root_prior(0.0f);
   AllocationScope alloc;
   float worst = 0.0f;
   for (int f = 1; f <= 600; ++f) {
@@ -282,6 +347,12 @@ TEST_CASE("spring: segment lengths stay within 1e-5 while the pivot and targets 
     frame.lengths = c.lengths;
     frame.shapes_from = shapes;
     frame.shapes_to = shapes;
+    if (f > 1) {  // the curve of S9 from the second frame on
+      frame.prior_dt = 1.0f / 60.0f;
+      frame.root_prior = root_prior;
+      frame.targets_prior = prior;
+      frame.shapes_prior = shapes;
+    }
     const auto r = step_spring_chain(params, frame, 1.0f / 60.0f, c.state, c.shown);
     REQUIRE(r.ok);
     glm::vec3 pivot = root;
@@ -294,6 +365,8 @@ TEST_CASE("spring: segment lengths stay within 1e-5 while the pivot and targets 
       pivot = c.points[k];
       shown_pivot = c.shown[k];
     }
+    prior = from;
+    root_prior = root_from;
     from = to;
     root_from = root;
   }

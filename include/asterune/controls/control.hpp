@@ -128,7 +128,7 @@ struct SpringCollider {
   float radius = 0.5f;            // studs, > 0
 };
 
-/// A spring chain (rules S1-S8, docs/springs.md): the joints from the one placing `chain_root`
+/// A spring chain (rules S1-S9, docs/springs.md): the joints from the one placing `chain_root`
 /// down to the one placing `end` swing after their animated pose. Each joint carries one
 /// segment, from its pivot to the next joint's pivot; the last segment ends at `end_offset` in
 /// the end part's frame, by default the point opposite the end joint's pivot through the end

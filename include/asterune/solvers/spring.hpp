@@ -1,4 +1,4 @@
-// Spring chains (rules S1-S8) as a pure function on caller spans: a chain of n segments, each
+// Spring chains (rules S1-S9) as a pure function on caller spans: a chain of n segments, each
 // with a retained endpoint and velocity, is stepped toward its animated endpoints over one
 // frame. Geometry in, points out; no rig, no allocation, no exceptions. The rig-bound control
 // (src/controls/spring_control.hpp) reads the points from the pose and turns the result into
@@ -8,11 +8,12 @@
 // of segment 0 is the chain root's joint pivot (animated, moves with the character); the pivot
 // of segment k > 0 is the already-solved endpoint of segment k - 1 (rule S2).
 //
-// One frame (rules S2, S3, S8): the chain runs on a clock of its own in fixed steps of
+// One frame (rules S2, S3, S8, S9): the chain runs on a clock of its own in fixed steps of
 // h = 1/240 s. The frame's dt (clamped to 0.05 s) is added to the time the clock lags behind
 // the frame; every whole step is taken, and the remainder carried to the next frame. A step
 // ending at `s` of the way through the frame sees the root pivot, the animated endpoints and
-// the colliders at lerp(previous frame's, this frame's, s); over the step the target moves
+// the colliders at `s` along the parabola through the last three frames (rule S9; the straight
+// line from the previous frame's when there is no frame before it); over the step the target moves
 // linearly between its values at the step's two ends, and per segment, root first:
 //     x, v = exact solution over h of x'' = stiffness (T(t) - x) - damping x' + gravity
 //     x' back at the segment's length from its pivot                       (rule S2)
@@ -105,16 +106,33 @@ glm::vec3 spring_push_out(const glm::vec3& pivot, float length, const glm::vec3&
 /// Distance from `point` to the surface of `shape`: negative inside.
 float spring_shape_distance(const glm::vec3& point, const SpringShape& shape);
 
-/// One frame of a spring chain of n segments.
+/// One frame of a spring chain of n segments. With the frame before the previous one
+/// (`prior_dt` > 0), the inputs between the previous frame and this one follow the parabola
+/// through the three frames (rule S9); without it (`prior_dt` 0, a first frame), the straight line.
 struct SpringChainFrame {
-  glm::vec3 root_from{0.0f};                   ///< chain root pivot at the previous frame
-  glm::vec3 root_to{0.0f};                     ///< chain root pivot now
-  std::span<const glm::vec3> targets_from;     ///< n animated endpoints at the previous frame
-  std::span<const glm::vec3> targets_to;       ///< n animated endpoints now
-  std::span<const float> lengths;              ///< n segment lengths (> 0)
-  std::span<const SpringShape> shapes_from;    ///< colliders at the previous frame (may be empty)
-  std::span<const SpringShape> shapes_to;      ///< the same colliders now (same size)
+  glm::vec3 root_from{0.0f};                  ///< chain root pivot at the previous frame
+  glm::vec3 root_to{0.0f};                    ///< chain root pivot now
+  std::span<const glm::vec3> targets_from;    ///< n animated endpoints at the previous frame
+  std::span<const glm::vec3> targets_to;      ///< n animated endpoints now
+  std::span<const float> lengths;             ///< n segment lengths (> 0)
+  std::span<const SpringShape> shapes_from;   ///< colliders at the previous frame (may be empty)
+  std::span<const SpringShape> shapes_to;     ///< the same colliders now (same size)
+  float prior_dt = 0.0f;                      ///< s (clamped, S3) from the prior frame to the previous; <= 0: none
+  glm::vec3 root_prior{0.0f};                 ///< chain root pivot at the prior frame (before the previous one)
+  std::span<const glm::vec3> targets_prior;   ///< n animated endpoints then (read when prior_dt > 0)
+  std::span<const SpringShape> shapes_prior;  ///< the colliders then (same size as shapes_to)
 };
+
+/// Rule S9: where the inputs are `s` of the way through a frame of clamped length `dt`, as
+/// value = from + along (to - from) + bend (from - prior). The parabola through the prior, the
+/// previous and this frame (times -prior_dt, 0, dt); the straight line (along = s, bend = 0)
+/// when there is no prior frame or this frame is more than kSpringCurveMaxRatio times as long.
+struct SpringCurveAt {
+  float along = 0.0f;
+  float bend = 0.0f;
+};
+inline constexpr float kSpringCurveMaxRatio = 4.0f;
+SpringCurveAt spring_curve_at(float s, float dt, float prior_dt);
 
 /// The retained state of a chain (rule S1), at the clock's time: n endpoints and velocities,
 /// and the animated inputs at that time (root pivot, n endpoints) the next step starts from.
