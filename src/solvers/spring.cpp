@@ -289,7 +289,8 @@ SpringStepReport step_spring_chain(const SpringParams& params, const SpringChain
 
   report.substeps = plan.count;
   if (plan.count > 0) {
-    const SpringPropagator p = spring_propagator(params, plan.h);
+    const SpringPropagator p =
+        frame.step != nullptr && frame.step->h == plan.h ? *frame.step : spring_propagator(params, plan.h);
     for (int m = 1; m <= plan.count; ++m) {
       const float into = static_cast<float>(m) * plan.h - plan.lag_before;
       const float s = std::clamp(into / plan.dt, 0.0f, 1.0f);

@@ -114,6 +114,10 @@ struct SpringChainFrame {
   std::span<const float> lengths;              ///< n segment lengths (> 0)
   std::span<const SpringShape> shapes_from;    ///< colliders at the previous frame (may be empty)
   std::span<const SpringShape> shapes_to;      ///< the same colliders now (same size)
+  /// The caller's spring_propagator(params, kSpringStep) for the params it passes, kept from
+  /// frame to frame (its 4x4 exponential in double is most of a short chain's frame); used only
+  /// when its h is kSpringStep. nullptr: computed here. The steps are the same bits either way.
+  const SpringPropagator* step = nullptr;
 };
 
 /// The retained state of a chain (rule S1), at the clock's time: n endpoints and velocities,
