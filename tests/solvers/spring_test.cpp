@@ -74,6 +74,27 @@ TEST_CASE("spring: the clock takes whole 1/240 s steps and carries the rest (S3,
   }
 }
 
+TEST_CASE("spring: a frame within the slack of whole steps carries nothing, frame after frame (S8)", "[spring]") {
+  // 1/60 s in float is 0.016666668 s: 4.0000003 steps. Within the 1e-5 slack above 4 (as
+  // below it), nothing is carried, so the shown pose is the state itself: no lag of 1e-9 s
+  // that grows by as much each frame.
+  for (const float dt : {1.0f / 60.0f, 0.0166667f, 1.0f / 30.0f, 1.0f / 120.0f, 1.0f / 240.0f}) {
+    float lag = 0.0f;
+    int steps = 0;
+    for (int f = 0; f < 600; ++f) {
+      const SpringSubsteps plan = spring_substeps(dt, lag);
+      steps += plan.count;
+      lag = plan.lag_after;
+      REQUIRE(lag == 0.0f);
+    }
+    INFO("dt = " << dt);
+    CHECK(steps == static_cast<int>(std::lround(600.0 * 240.0 * dt)));
+  }
+  // Past the slack the rest is carried as before: 1/144 s is 1 step and 1/360 s carried.
+  CHECK(spring_substeps(1.0f / 144.0f, 0.0f).lag_after == Approx(1.0f / 360.0f).margin(1e-7));
+  CHECK(spring_substeps(1.0f / 60.0f + 2e-6f, 0.0f).lag_after > 1e-6f);
+}
+
 TEST_CASE("spring: the exact step matches the damped spring's closed form in every regime (S2)", "[spring]") {
   // x'' = k (T - x) - c x' + g with a fixed target, one axis, x0 = T + 1, v0 = 0.5. The closed
   // form about the equilibrium e = T + g / k (y = x - e, y0 = 1 + ... ):
