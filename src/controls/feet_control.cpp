@@ -225,6 +225,7 @@ void solve_feet_control(FeetControl& c, const Rig& rig, const Transform& root, f
   std::array<glm::vec3, kMaxFeet> ankle_target{};
   std::array<glm::vec3, kMaxFeet> hip{}, knee{}, ankle{};
   std::array<float, kMaxFeet> need{};
+  std::array<float, kMaxFeet> reach{};  // the straight leg's length, hip to knee to ankle
   std::array<bool, kMaxFeet> moved{};
   for (size_t i = 0; i < n; ++i) {
     const FeetLegBound& b = c.legs[i];
@@ -254,9 +255,9 @@ void solve_feet_control(FeetControl& c, const Rig& rig, const Transform& root, f
     knee[i] = carried(joint_pivot(rig, world, b.joints[1]));
     ankle[i] = carried(joint_pivot(rig, world, b.joints[2]));
     moved[i] = lift != 0.0f || q != identity;
-    const float reach = glm::length(knee[i] - hip[i]) + glm::length(ankle[i] - knee[i]);
-    const float animated_drop = leg_drop_needed(hip[i], ankle[i], up, reach);
-    need[i] = ground_induced_drop(leg_drop_needed(hip[i], ankle_target[i], up, reach), animated_drop);
+    reach[i] = glm::length(knee[i] - hip[i]) + glm::length(ankle[i] - knee[i]);
+    const float animated_drop = leg_drop_needed(hip[i], ankle[i], up, reach[i]);
+    need[i] = ground_induced_drop(leg_drop_needed(hip[i], ankle_target[i], up, reach[i]), animated_drop);
 
     // Rule G8: pull the target back toward the point under the hip by a share of the deficit,
     // then ask again what the pelvis must still give (the deficit is not split in advance: on
@@ -273,7 +274,7 @@ void solve_feet_control(FeetControl& c, const Rig& rig, const Transform& root, f
         const glm::vec3 back = (ahead > 0.0f ? -applied : applied) * facing;
         c.sole_target[i] += back;
         ankle_target[i] += back;
-        need[i] = ground_induced_drop(leg_drop_needed(hip[i], ankle_target[i], up, reach), animated_drop);
+        need[i] = ground_induced_drop(leg_drop_needed(hip[i], ankle_target[i], up, reach[i]), animated_drop);
         moved[i] = true;
         foot.shorten = applied;
       }
@@ -310,8 +311,7 @@ void solve_feet_control(FeetControl& c, const Rig& rig, const Transform& root, f
     in.mid = knee[i] + lowered;
     in.end = ankle[i] + lowered;
     in.target = ankle_target[i];
-    const float reach = glm::length(knee[i] - hip[i]) + glm::length(ankle[i] - knee[i]);
-    in.pole = in.mid + reach * facing;
+    in.pole = in.mid + reach[i] * facing;
     in.has_pole = true;
     const TwoBoneResult r = solve_two_bone(in);
     if (r.report.residual < 0.0f) continue;  // the solver refused the input: the leg keeps its pose

@@ -54,6 +54,7 @@ Result<SpringControl> build_spring_control(const Rig& rig, const SpringSettings&
                       "] (1/s)");
   if (!is_finite(settings.gravity)) return make_error(what + ": gravity is not finite");
   c.params = SpringParams{settings.stiffness, settings.damping, settings.gravity};
+  c.step = spring_propagator(c.params, kSpringStep);
 
   for (size_t i = 0; i < settings.colliders.size(); ++i) {
     const SpringCollider& sc = settings.colliders[i];
@@ -177,6 +178,7 @@ SpringFrameReport solve_spring_control(SpringControl& c, const Rig& rig, const T
     frame.root_prior = c.prior_root;
     frame.targets_prior = c.prior_targets;
     frame.shapes_prior = c.prior_shapes;
+    frame.step = &c.step;
     const SpringStepReport step = step_spring_chain(c.params, frame, dt, state, c.shown);
     if (!step.ok) return report;
     report.substeps = step.substeps;

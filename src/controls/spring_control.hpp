@@ -36,6 +36,7 @@ struct SpringControl {
   std::vector<int> joints;     // the chain, root first; joint k carries segment k
   glm::vec3 end_offset{0.0f};  // the last segment's endpoint, in the end part's frame
   SpringParams params;
+  SpringPropagator step;       // spring_propagator(params, kSpringStep): the params never change after bind
   std::vector<BoundSpringCollider> colliders;
   // retained between frames (cleared by reset_spring_control)
   bool has_state = false;

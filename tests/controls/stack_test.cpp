@@ -515,6 +515,86 @@ TEST_CASE("the stack's subtree refreshes give each control what a full placement
   CHECK(stack.report(0).feet.pelvis_drop > 0.0f);  // the feet did move the whole body
 }
 
+TEST_CASE("a stack led by feet that bend only the legs, or do not run, leaves later controls a current world (rule CS2, CS5)", "[stack]") {
+  // The feet run first with the pelvis off, so they change only the legs (subtree refreshes,
+  // no whole-body walk), or do not run at all (weight 0 on some frames, disabled on others):
+  // the arm and the look-at after them must still read a current world. Reference: the same
+  // controls as one-control stacks, each placing the whole world before its control; pose,
+  // world and reports agree bit for bit.
+  GroundDesc g;
+  GroundPlane slope;
+  slope.normal = {std::sin(0.26f), std::cos(0.26f), 0.0f};
+  g.planes.push_back(slope);
+  GroundBox step;
+  step.center = {-0.5f, 0.4f, 0.0f};
+  step.size = {1.0f, 0.6f, 1.0f};
+  g.boxes.push_back(step);
+  const Ground ground = build_ground(g).value();
+
+  ControlDesc feet;
+  feet.name = "Feet";
+  feet.priority = 0;
+  feet.smooth_time = 0.05f;
+  FeetSettings fs;
+  fs.legs = {FeetLeg{"LeftUpperLeg", "LeftFoot", {}}, FeetLeg{"RightUpperLeg", "RightFoot", {}}};
+  fs.pelvis = false;
+  feet.settings = fs;
+  ControlDesc arm = named_arm("Arm", kTargetA, 1);
+  ControlDesc look = look_at_control("Look", {});
+  look.priority = 2;
+  look.smooth_time = 0.0f;
+  look.target = target_on_part("LeftHand", {0.0f, 0.0f, -0.5f});
+  const std::vector<ControlDesc> all{feet, arm, look};
+
+  Character lazy;
+  Character eager;
+  auto stack = lazy.stack(all);
+  std::vector<ControlStack> singles;
+  for (const ControlDesc& d : all) singles.push_back(eager.stack({d}));
+  const Pose start = lazy.pose;
+  int legs_moved = 0;
+  for (int f = 0; f < 48; ++f) {
+    const float t = static_cast<float>(f) / 60.0f;
+    const Transform root{glm::angleAxis(0.02f * static_cast<float>(f), glm::vec3(0, 1, 0)), {0.05f * f, 3.0f, 0.0f}};
+    const int mode = (f / 8) % 3;  // 0: feet run, 1: feet at weight 0, 2: feet disabled
+    for (ControlStack* s : {&stack, &singles[0]}) {
+      s->set_weight(0, mode == 1 ? 0.0f : 1.0f);
+      s->set_enabled(0, mode != 2);
+    }
+    lazy.root = eager.root = root;
+    lazy.pose = start;
+    eager.pose = start;
+    stack.update(lazy.rig, StackFrame{root, 1.0f / 60.0f, t, &ground}, lazy.pose, lazy.world);
+    for (ControlStack& single : singles)
+      single.update(eager.rig, StackFrame{root, 1.0f / 60.0f, t, &ground}, eager.pose, eager.world);
+    INFO("frame " << f);
+    REQUIRE(std::memcmp(lazy.pose.local.data(), eager.pose.local.data(), lazy.pose.local.size() * sizeof(Transform)) == 0);
+    REQUIRE(std::memcmp(lazy.world.data(), eager.world.data(), lazy.world.size() * sizeof(Transform)) == 0);
+    for (int i = 0; i < stack.size(); ++i) {
+      const ControlReport& a = stack.report(i);
+      const ControlReport& b = singles[static_cast<size_t>(i)].report(0);
+      CHECK(a.status == b.status);
+      CHECK(a.changed_joints == b.changed_joints);
+      CHECK(std::memcmp(&a.target, &b.target, sizeof(glm::vec3)) == 0);
+      CHECK(std::memcmp(&a.distance, &b.distance, sizeof(float)) == 0);
+      CHECK(std::memcmp(&a.angle, &b.angle, sizeof(float)) == 0);
+    }
+    CHECK(stack.report(0).status == (mode == 0 ? ControlStatus::kSolved
+                                     : mode == 1 ? ControlStatus::kZeroWeight
+                                                 : ControlStatus::kDisabled));
+    CHECK(stack.report(1).status == ControlStatus::kSolved);
+    CHECK(stack.report(2).status == ControlStatus::kSolved);
+    if (mode == 0 && stack.report(0).changed_joints > 0) ++legs_moved;
+    Transform unit_root = root;
+    unit_root.rotation = glm::normalize(unit_root.rotation);
+    std::vector<Transform> fresh(lazy.world.size());
+    evaluate_world(lazy.rig, unit_root, lazy.pose.local, fresh);
+    for (size_t j = 0; j < fresh.size(); ++j) CHECK(bitwise_equal(fresh[j], lazy.world[j]));
+  }
+  CHECK(legs_moved >= 12);  // the feet did bend the legs on most of their frames
+  CHECK(stack.report(0).feet.pelvis_drop == 0.0f);
+}
+
 TEST_CASE("clear_target leaves springs and feet solving, not releasing", "[stack]") {
   // rule CS10: only controls that reach for a target have anything to release.
   Character ch;

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include <glm/gtc/quaternion.hpp>
@@ -72,6 +73,27 @@ TEST_CASE("spring: the clock takes whole 1/240 s steps and carries the rest (S3,
     CHECK(plan.lag_after == Approx(c.lag_after).margin(1e-7));
     if (c.count > 0) CHECK(plan.h == h);
   }
+}
+
+TEST_CASE("spring: a frame within the slack of whole steps carries nothing, frame after frame (S8)", "[spring]") {
+  // 1/60 s in float is 0.016666668 s: 4.0000003 steps. Within the 1e-5 slack above 4 (as
+  // below it), nothing is carried, so the shown pose is the state itself: no lag of 1e-9 s
+  // that grows by as much each frame.
+  for (const float dt : {1.0f / 60.0f, 0.0166667f, 1.0f / 30.0f, 1.0f / 120.0f, 1.0f / 240.0f}) {
+    float lag = 0.0f;
+    int steps = 0;
+    for (int f = 0; f < 600; ++f) {
+      const SpringSubsteps plan = spring_substeps(dt, lag);
+      steps += plan.count;
+      lag = plan.lag_after;
+      REQUIRE(lag == 0.0f);
+    }
+    INFO("dt = " << dt);
+    CHECK(steps == static_cast<int>(std::lround(600.0 * 240.0 * dt)));
+  }
+  // Past the slack the rest is carried as before: 1/144 s is 1 step and 1/360 s carried.
+  CHECK(spring_substeps(1.0f / 144.0f, 0.0f).lag_after == Approx(1.0f / 360.0f).margin(1e-7));
+  CHECK(spring_substeps(1.0f / 60.0f + 2e-6f, 0.0f).lag_after > 1e-6f);
 }
 
 TEST_CASE("spring: the exact step matches the damped spring's closed form in every regime (S2)", "[spring]") {
@@ -372,4 +394,40 @@ TEST_CASE("spring: segment lengths stay within 1e-5 while the pivot and targets 
   }
   CHECK(alloc.count() == 0);
   CHECK(worst <= 1e-5f);
+}
+
+TEST_CASE("spring: a kept step propagator gives the same bits as one computed each frame (S2, S8)", "[spring]") {
+  // The caller may keep spring_propagator(params, kSpringStep) in the frame; the chain must
+  // move exactly as when the step computes it (and a kept one for another h is not used).
+  const SpringParams params{40.0f, 3.0f, glm::vec3(0.0f, -60.0f, 0.0f)};
+  const SpringPropagator kept = spring_propagator(params, kSpringStep);
+  const SpringPropagator other = spring_propagator(params, 0.5f * kSpringStep);
+  const float dts[] = {1.0f / 60.0f, 1.0f / 144.0f, 1.0f / 50.0f, 0.0f, 1.0f / 30.0f};
+  for (const SpringPropagator* step : {&kept, &other}) {
+    Chain a, b;
+    for (int f = 0; f < 120; ++f) {
+      const float t = static_cast<float>(f) * 0.02f;
+      std::array<glm::vec3, 3> moved;
+      for (size_t k = 0; k < 3; ++k) moved[k] = a.targets[k] + glm::vec3(0.0f, 0.3f * std::sin(3.0f * t), 0.2f * std::cos(2.0f * t));
+      const std::array<glm::vec3, 3> before = a.targets;
+      SpringChainFrame fa = a.frame();
+      fa.targets_from = before;
+      fa.targets_to = moved;
+      SpringChainFrame fb = fa;
+      fb.step = step;
+      const float dt = dts[f % 5];
+      const SpringStepReport ra = step_spring_chain(params, fa, dt, a.state, a.shown);
+      const SpringStepReport rb = step_spring_chain(params, fb, dt, b.state, b.shown);
+      a.targets = moved;
+      b.targets = moved;
+      INFO("frame " << f);
+      REQUIRE(ra.ok);
+      REQUIRE(rb.ok);
+      CHECK(ra.substeps == rb.substeps);
+      REQUIRE(std::memcmp(a.shown.data(), b.shown.data(), sizeof(a.shown)) == 0);
+      REQUIRE(std::memcmp(a.points.data(), b.points.data(), sizeof(a.points)) == 0);
+      REQUIRE(std::memcmp(a.velocities.data(), b.velocities.data(), sizeof(a.velocities)) == 0);
+    }
+    CHECK(glm::length(a.velocities[2]) > 0.1f);  // the chain did swing
+  }
 }

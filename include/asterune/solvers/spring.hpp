@@ -62,9 +62,9 @@ struct SpringSubsteps {
 
 /// Rules S3, S8: dt clamped to [0, 0.05] is added to `lag` (seconds the clock is behind the
 /// previous frame); the whole steps of 1/240 s in it are taken and the rest carried. dt <= 0,
-/// NaN: no step, the lag stays. +infinity counts as 0.05. A total within 1e-5 (relative) below
-/// a whole number of steps counts as that number (1/60 s in float, or 0.0166667, is 4 steps
-/// with nothing carried).
+/// NaN: no step, the lag stays. +infinity counts as 0.05. A total within 1e-5 (relative) of a
+/// whole number of steps, below or above, counts as that number with nothing carried (1/60 s
+/// in float, 4.0000003 steps, or 0.0166667, is 4 steps, lag 0).
 SpringSubsteps spring_substeps(float dt, float lag = 0.0f);
 
 /// The exact step of rule S2 over `h` for given parameters: with z = x - T0 (the offset from
@@ -121,6 +121,10 @@ struct SpringChainFrame {
   glm::vec3 root_prior{0.0f};                 ///< chain root pivot at the prior frame (before the previous one)
   std::span<const glm::vec3> targets_prior;   ///< n animated endpoints then (read when prior_dt > 0)
   std::span<const SpringShape> shapes_prior;  ///< the colliders then (same size as shapes_to)
+  /// The caller's spring_propagator(params, kSpringStep) for the params it passes, kept from
+  /// frame to frame (its 4x4 exponential in double is most of a short chain's frame); used only
+  /// when its h is kSpringStep. nullptr: computed here. The steps are the same bits either way.
+  const SpringPropagator* step = nullptr;
 };
 
 /// Rule S9: where the inputs are `s` of the way through a frame of clamped length `dt`, as
