@@ -27,7 +27,7 @@ Fc in_frame(const LookAtFrame& f, const glm::vec3& v) { return {glm::dot(v, f.si
 struct WantC {
   float hx, hz;  // unit heading after the yaw limit
   float c, s;    // cosine and sine of the pitch after the limits
-  float u;       // sine of D's own pitch
+  float u, cu;   // sine and cosine of D's own pitch
   float x, z;    // D's horizontal part, for the report's yaw
   bool yaw_clamped;
   bool clamped;
@@ -57,14 +57,23 @@ bool want_along(const LookAtFrame& f, const Fc& d, WantC& w) {
   w.hx = hx;
   w.hz = hz;
   w.s = std::clamp(std::clamp(w.u, f.sin_pitch_low, f.sin_pitch_high), -f.sin_pitch_max, f.sin_pitch_max);
-  w.c = w.s == w.u ? hl * inv_len : std::sqrt(std::max(0.0f, 1.0f - w.s * w.s));
+  w.cu = hl * inv_len;
+  w.c = w.s == w.u ? w.cu : std::sqrt(std::max(0.0f, 1.0f - w.s * w.s));
   w.clamped = w.yaw_clamped || w.s != w.u;
   return true;
 }
 
+// The report's yaw and pitch: the wanted direction's (the limit when the yaw is clamped).
+float wanted_yaw(const LookAtFrame& f, const WantC& w) {
+  return w.yaw_clamped ? (w.hx < 0.0f ? -f.yaw_limit : f.yaw_limit) : canonical_angle(std::atan2(w.x, w.z));
+}
+float wanted_pitch(const LookAtFrame& f, float sin_pitch) {
+  return std::asin(std::clamp(sin_pitch, -1.0f, 1.0f)) - f.rest_pitch;
+}
+
 // The report of a facing F (frame coordinates, unit) against the direction wanted from the
-// eye it starts from: the angles are the wanted direction's (the limit when clamped).
-void report_from(const LookAtFrame& f, const WantC& w, const Fc& F, LookAtReport& report) {
+// eye it starts from, with the angles given.
+void report_from(const WantC& w, const Fc& F, float yaw, float pitch, LookAtReport& report) {
   const Fc dir{w.c * w.hx, w.c * w.hz, w.s};
   const float cx = F.z * dir.u - F.u * dir.z;
   const float cz = F.u * dir.x - F.x * dir.u;
@@ -73,8 +82,8 @@ void report_from(const LookAtFrame& f, const WantC& w, const Fc& F, LookAtReport
   const float cs = F.x * dir.x + F.z * dir.z + F.u * dir.u;
   report.valid = true;
   report.clamped = w.clamped;
-  report.yaw = w.yaw_clamped ? (w.hx < 0.0f ? -f.yaw_limit : f.yaw_limit) : canonical_angle(std::atan2(w.x, w.z));
-  report.pitch = std::asin(std::clamp(w.s, -1.0f, 1.0f)) - f.rest_pitch;
+  report.yaw = yaw;
+  report.pitch = pitch;
   // Below 1e-3 rad the sine is the angle to 2e-10.
   report.residual = (sn < 1e-3f && cs > 0.0f) ? sn : std::atan2(sn, cs);
   report.reached = !report.clamped && report.residual <= kReachedAngle;
@@ -116,7 +125,8 @@ bool clamped_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const Fc
   float c = 0.0f, s = 0.0f;
   {
     const float s0 = std::clamp(w0.u, -f.sin_pitch_max, f.sin_pitch_max);
-    const float x0 = dh - al * std::sqrt(std::max(0.0f, 1.0f - s0 * s0)) + be * s0;
+    const float c0 = s0 == w0.u ? w0.cu : std::sqrt(std::max(0.0f, 1.0f - s0 * s0));
+    const float x0 = dh - al * c0 + be * s0;
     const float ca = du, cb_ = dh + (std::sqrt(x0 * x0 + zz) - x0);
     const float r2 = ca * ca + cb_ * cb_;
     if (!(r2 > 1e-12f) || !(be * be < r2)) return false;
@@ -160,7 +170,9 @@ bool clamped_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const Fc
   const float cd = fc.fhz * hz + fc.fhx * hx;
   const float sd = fc.fhz * hx - fc.fhx * hz;
   if (!compose_turn(f, hx, hz, cd, sd, c * fc.fl + s * fc.fu, s * fc.fl - c * fc.fu, turn)) return false;
-  report_from(f, w, Fc{c * hx, c * hz, s}, report);
+  // The angles from the solve's numbers: the limit, and the pitch whose sine is s (the wanted
+  // one's within 1e-6, checked above), so the asin need not wait for the check.
+  report_from(w, Fc{c * hx, c * hz, s}, hx < 0.0f ? -f.yaw_limit : f.yaw_limit, wanted_pitch(f, s), report);
   return true;
 }
 
@@ -185,6 +197,7 @@ bool parallax_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const F
   const float hz = (dh * d.z - la * d.x) * inv_m2;
   // Only an unclamped turn: the final heading is h.
   if (hz < f.cos_yaw_limit) return false;
+  const float yaw = canonical_angle(std::atan2(hx, hz));  // the report's, started early
   const float cd = fc.fhx * hx + fc.fhz * hz;
   const float sd = fc.fhz * hx - fc.fhx * hz;
   // Pitch: l's part in the (h, up) plane, (lf, lu), onto d's, (dh, du); equal lengths.
@@ -212,7 +225,13 @@ bool parallax_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const F
   WantC w;
   if (!want_along(f, Fc{xh * hx - xa * hz, xh * hz + xa * hx, d.u - eu}, w)) return false;
   turn = q;
-  report_from(f, w, Fc{fh_n * hx, fh_n * hz, fu_n}, report);
+  // The angles from the solve's numbers (the heading h, the facing's pitch), which the wanted
+  // direction from the turned eye equals to rounding, unless rounding put that one on a limit.
+  if (w.clamped) {
+    report_from(w, Fc{fh_n * hx, fh_n * hz, fu_n}, wanted_yaw(f, w), wanted_pitch(f, w.s), report);
+  } else {
+    report_from(w, Fc{fh_n * hx, fh_n * hz, fu_n}, yaw, wanted_pitch(f, fu_n), report);
+  }
   return true;
 }
 
@@ -243,7 +262,7 @@ bool solve_look_at_one_joint(const LookAtFrame& f, const glm::vec3& pivot, const
     if (!compose_turn(f, w0.hx, w0.hz, cd, sd, ce, se, turn)) return false;
     const float fh_n = fc.fl * ce - fc.fu * se;
     const float fu_n = fc.fl * se + fc.fu * ce;
-    report_from(f, w0, Fc{fh_n * w0.hx, fh_n * w0.hz, fu_n}, report);
+    report_from(w0, Fc{fh_n * w0.hx, fh_n * w0.hz, fu_n}, wanted_yaw(f, w0), wanted_pitch(f, w0.s), report);
     return true;
   }
   const Fc o = in_frame(f, ow);
