@@ -366,9 +366,8 @@ LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& e
   if (!(facing_len > 1e-6f)) return report;
 
   // One joint taking the whole turn (a head or neck alone): solved in the frame's coordinates
-  // without the accumulator below. What it leaves (the facing along up, a target so near
-  // straight behind that the turned eye sees it past the other limit) goes through the loop
-  // without the closed forms, which it has already tried.
+  // without the accumulator below. What it leaves (the facing along up, a half-turn yaw) goes
+  // through the loop without the closed forms, which it has already tried.
   bool closed_forms = true;
   if (pivots.size() == 1 && std::isfinite(weights[0]) && weights[0] >= 1.0f) {
     if (detail::solve_look_at_one_joint(frame, pivots[0], eye, facing / facing_len, target, turns[0], report))

@@ -235,6 +235,49 @@ bool parallax_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const F
   return true;
 }
 
+// What the closed forms leave (a target so near straight behind that the turned eye sees it
+// past the other limit, so no turn is seen from where it leaves the eye): the chain loop's
+// whole share repeated four times (look_at.cpp), each onto the direction wanted from where the
+// last one left the eye, stopping early within 1e-6 rad, and the report measured from the last
+// eye. The eye and facing are carried in coordinates, turned by the same (cd, sd), (ce, se).
+bool repeated_turn(const LookAtFrame& f, FacingC fc, Fc o, const Fc& d, WantC w, glm::quat& turn, LookAtReport& report) {
+  glm::quat total(1.0f, 0.0f, 0.0f, 0.0f);
+  for (int r = 0; r < 4; ++r) {
+    if (r > 0) {
+      if (!want_along(f, Fc{d.x - o.x, d.z - o.z, d.u - o.u}, w)) break;
+      const Fc F{fc.fl * fc.fhx, fc.fl * fc.fhz, fc.fu};
+      const Fc dir{w.c * w.hx, w.c * w.hz, w.s};
+      const float cx = F.z * dir.u - F.u * dir.z;
+      const float cz = F.u * dir.x - F.x * dir.u;
+      const float cu = F.x * dir.z - F.z * dir.x;
+      if (std::sqrt(cx * cx + cz * cz + cu * cu) < 1e-6f && F.x * dir.x + F.z * dir.z + F.u * dir.u > 0.0f) break;
+    }
+    if (!(fc.fl > 1e-6f)) return false;
+    const float cd = fc.fhz * w.hz + fc.fhx * w.hx;
+    const float sd = fc.fhz * w.hx - fc.fhx * w.hz;
+    const float ce = w.c * fc.fl + w.s * fc.fu;
+    const float se = w.s * fc.fl - w.c * fc.fu;
+    glm::quat q;
+    if (!compose_turn(f, w.hx, w.hz, cd, sd, ce, se, q)) return false;
+    // The eye: its part in the facing's vertical plane pitched, its part across unchanged,
+    // both carried onto the new heading.
+    const float oh = o.x * fc.fhx + o.z * fc.fhz;
+    const float oa = o.z * fc.fhx - o.x * fc.fhz;
+    const float eh = oh * ce - o.u * se;
+    o = Fc{eh * w.hx - oa * w.hz, eh * w.hz + oa * w.hx, oh * se + o.u * ce};
+    fc = FacingC{fc.fl * ce - fc.fu * se, fc.fl * se + fc.fu * ce, w.hx, w.hz};
+    total = q * total;
+  }
+  turn = glm::normalize(total);
+  WantC last;
+  if (!want_along(f, Fc{d.x - o.x, d.z - o.z, d.u - o.u}, last)) {
+    report = LookAtReport{};  // the target at the turned eye
+    return true;
+  }
+  report_from(last, Fc{fc.fl * fc.fhx, fc.fl * fc.fhz, fc.fu}, wanted_yaw(f, last), wanted_pitch(f, last.s), report);
+  return true;
+}
+
 }  // namespace
 
 bool solve_look_at_one_joint(const LookAtFrame& f, const glm::vec3& pivot, const glm::vec3& eye, const glm::vec3& facing,
@@ -270,7 +313,8 @@ bool solve_look_at_one_joint(const LookAtFrame& f, const glm::vec3& pivot, const
   // Past the yaw limit from the unturned eye: the clamped form first, then the unclamped one
   // (the turn may bring the target inside the limit).
   if (w0.yaw_clamped && clamped_turn(f, fc, o, d, w0, turn, report)) return true;
-  return parallax_turn(f, fc, o, d, face, turn, report);
+  if (parallax_turn(f, fc, o, d, face, turn, report)) return true;
+  return repeated_turn(f, fc, o, d, w0, turn, report);
 }
 
 }  // namespace asterune::detail

@@ -14,8 +14,7 @@ namespace asterune::detail {
 /// (rules LA1, LA2), as solve_look_at() does for one joint of weight 1. True when it handled
 /// the solve: `turn` and `report` are filled (an invalid report when the target is at the eye,
 /// `turn` then untouched). False when the case needs the general loop (the facing along up, a
-/// target so near straight behind that the turned eye sees it past the other limit, degenerate
-/// geometry); nothing is written then.
+/// half-turn yaw, degenerate geometry); nothing is written then.
 bool solve_look_at_one_joint(const LookAtFrame& frame, const glm::vec3& pivot, const glm::vec3& eye,
                              const glm::vec3& facing, const glm::vec3& target, glm::quat& turn, LookAtReport& report);
 
