@@ -67,7 +67,7 @@ bool want_along(const LookAtFrame& f, const Fc& d, WantC& w) {
 float wanted_yaw(const LookAtFrame& f, const WantC& w) {
   return w.yaw_clamped ? (w.hx < 0.0f ? -f.yaw_limit : f.yaw_limit) : canonical_angle(std::atan2(w.x, w.z));
 }
-float wanted_pitch(const LookAtFrame& f, float sin_pitch) {
+float wanted_pitch(const LookAtFrame& f, float sin_pitch, float) {
   return std::asin(std::clamp(sin_pitch, -1.0f, 1.0f)) - f.rest_pitch;
 }
 
@@ -130,11 +130,12 @@ bool clamped_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const Fc
     const float ca = du, cb_ = dh + (std::sqrt(x0 * x0 + zz) - x0);
     const float r2 = ca * ca + cb_ * cb_;
     if (!(r2 > 1e-12f) || !(be * be < r2)) return false;
-    const float inv_r = 1.0f / std::sqrt(r2);
-    const float sb = be * inv_r;
-    const float cb = std::sqrt(1.0f - sb * sb);
-    c = (cb_ * cb + ca * sb) * inv_r;
-    s = (ca * cb - cb_ * sb) * inv_r;
+    // With r = |(A, B)|: sb = be / r, cb = sqrt(r^2 - be^2) / r, so (c, s) needs 1 / r^2 and
+    // one square root side by side, not r first.
+    const float inv_r2 = 1.0f / r2;
+    const float rcb = std::sqrt(r2 - be * be);
+    c = (cb_ * rcb + ca * be) * inv_r2;
+    s = (ca * rcb - cb_ * be) * inv_r2;
   }
   for (int step = 0; step < 3; ++step) {
     const float x = dh - al * c + be * s;
@@ -170,9 +171,9 @@ bool clamped_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const Fc
   const float cd = fc.fhz * hz + fc.fhx * hx;
   const float sd = fc.fhz * hx - fc.fhx * hz;
   if (!compose_turn(f, hx, hz, cd, sd, c * fc.fl + s * fc.fu, s * fc.fl - c * fc.fu, turn)) return false;
-  // The angles from the solve's numbers: the limit, and the pitch whose sine is s (the wanted
-  // one's within 1e-6, checked above), so the asin need not wait for the check.
-  report_from(w, Fc{c * hx, c * hz, s}, hx < 0.0f ? -f.yaw_limit : f.yaw_limit, wanted_pitch(f, s), report);
+  // The angles from the solve's numbers: the limit, and the pitch (c, s) (the wanted one's
+  // within 1e-6, checked above), so the angle need not wait for the check.
+  report_from(w, Fc{c * hx, c * hz, s}, hx < 0.0f ? -f.yaw_limit : f.yaw_limit, wanted_pitch(f, s, c), report);
   return true;
 }
 
@@ -191,7 +192,8 @@ bool parallax_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const F
   // h = (la (dz, -dx) + dh (dx, dz)) / m^2, with m the horizontal length of d and dh = d . h.
   const float m2 = d.x * d.x + d.z * d.z;
   if (!(m2 > 1e-8f) || !(la * la < m2)) return false;
-  const float dh = std::sqrt(m2 - la * la);
+  const float dh2 = m2 - la * la;
+  const float dh = std::sqrt(dh2);
   const float inv_m2 = 1.0f / m2;
   const float hx = (la * d.z + dh * d.x) * inv_m2;
   const float hz = (dh * d.z - la * d.x) * inv_m2;
@@ -201,7 +203,7 @@ bool parallax_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const F
   const float cd = fc.fhx * hx + fc.fhz * hz;
   const float sd = fc.fhz * hx - fc.fhx * hz;
   // Pitch: l's part in the (h, up) plane, (lf, lu), onto d's, (dh, du); equal lengths.
-  const float r2 = (lf * lf + l.u * l.u) * (dh * dh + d.u * d.u);
+  const float r2 = (lf * lf + l.u * l.u) * (dh2 + d.u * d.u);  // not waiting for dh's square root
   if (!(r2 > 1e-24f)) return false;
   const float inv_r = 1.0f / std::sqrt(r2);
   const float ce = (lf * dh + l.u * d.u) * inv_r;
@@ -228,9 +230,9 @@ bool parallax_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const F
   // The angles from the solve's numbers (the heading h, the facing's pitch), which the wanted
   // direction from the turned eye equals to rounding, unless rounding put that one on a limit.
   if (w.clamped) {
-    report_from(w, Fc{fh_n * hx, fh_n * hz, fu_n}, wanted_yaw(f, w), wanted_pitch(f, w.s), report);
+    report_from(w, Fc{fh_n * hx, fh_n * hz, fu_n}, wanted_yaw(f, w), wanted_pitch(f, w.s, w.c), report);
   } else {
-    report_from(w, Fc{fh_n * hx, fh_n * hz, fu_n}, yaw, wanted_pitch(f, fu_n), report);
+    report_from(w, Fc{fh_n * hx, fh_n * hz, fu_n}, yaw, wanted_pitch(f, fu_n, fh_n), report);
   }
   return true;
 }
@@ -274,7 +276,7 @@ bool repeated_turn(const LookAtFrame& f, FacingC fc, Fc o, const Fc& d, WantC w,
     report = LookAtReport{};  // the target at the turned eye
     return true;
   }
-  report_from(last, Fc{fc.fl * fc.fhx, fc.fl * fc.fhz, fc.fu}, wanted_yaw(f, last), wanted_pitch(f, last.s), report);
+  report_from(last, Fc{fc.fl * fc.fhx, fc.fl * fc.fhz, fc.fu}, wanted_yaw(f, last), wanted_pitch(f, last.s, last.c), report);
   return true;
 }
 
@@ -305,7 +307,7 @@ bool solve_look_at_one_joint(const LookAtFrame& f, const glm::vec3& pivot, const
     if (!compose_turn(f, w0.hx, w0.hz, cd, sd, ce, se, turn)) return false;
     const float fh_n = fc.fl * ce - fc.fu * se;
     const float fu_n = fc.fl * se + fc.fu * ce;
-    report_from(w0, Fc{fh_n * w0.hx, fh_n * w0.hz, fu_n}, wanted_yaw(f, w0), wanted_pitch(f, w0.s), report);
+    report_from(w0, Fc{fh_n * w0.hx, fh_n * w0.hz, fu_n}, wanted_yaw(f, w0), wanted_pitch(f, w0.s, w0.c), report);
     return true;
   }
   const Fc o = in_frame(f, ow);
