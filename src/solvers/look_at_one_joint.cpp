@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "asterune/math/scalar.hpp"
+#include "math/atan2_poly.hpp"
 
 // Everything here is in the frame's coordinates (x along side, z along forward, u along up),
 // so a cross product with up or a heading is two numbers, and the turned eye, the turned facing
@@ -63,12 +64,13 @@ bool want_along(const LookAtFrame& f, const Fc& d, WantC& w) {
   return true;
 }
 
-// The report's yaw and pitch: the wanted direction's (the limit when the yaw is clamped).
+// The report's yaw and pitch: the wanted direction's (the limit when the yaw is clamped), the
+// angles without a libm call (math/atan2_poly.hpp: within 3e-7 rad), since they end the chain.
 float wanted_yaw(const LookAtFrame& f, const WantC& w) {
-  return w.yaw_clamped ? (w.hx < 0.0f ? -f.yaw_limit : f.yaw_limit) : canonical_angle(std::atan2(w.x, w.z));
+  return w.yaw_clamped ? (w.hx < 0.0f ? -f.yaw_limit : f.yaw_limit) : canonical_angle(atan2_poly(w.x, w.z));
 }
-float wanted_pitch(const LookAtFrame& f, float sin_pitch, float) {
-  return std::asin(std::clamp(sin_pitch, -1.0f, 1.0f)) - f.rest_pitch;
+float wanted_pitch(const LookAtFrame& f, float sin_pitch, float cos_pitch) {
+  return atan2_poly(sin_pitch, cos_pitch) - f.rest_pitch;
 }
 
 // The report of a facing F (frame coordinates, unit) against the direction wanted from the
@@ -85,7 +87,7 @@ void report_from(const WantC& w, const Fc& F, float yaw, float pitch, LookAtRepo
   report.yaw = yaw;
   report.pitch = pitch;
   // Below 1e-3 rad the sine is the angle to 2e-10.
-  report.residual = (sn < 1e-3f && cs > 0.0f) ? sn : std::atan2(sn, cs);
+  report.residual = (sn < 1e-3f && cs > 0.0f) ? sn : atan2_poly(sn, cs);
   report.reached = !report.clamped && report.residual <= kReachedAngle;
 }
 
@@ -199,7 +201,7 @@ bool parallax_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const F
   const float hz = (dh * d.z - la * d.x) * inv_m2;
   // Only an unclamped turn: the final heading is h.
   if (hz < f.cos_yaw_limit) return false;
-  const float yaw = canonical_angle(std::atan2(hx, hz));  // the report's, started early
+  const float yaw = canonical_angle(atan2_poly(hx, hz));  // the report's, started early
   const float cd = fc.fhx * hx + fc.fhz * hz;
   const float sd = fc.fhz * hx - fc.fhx * hz;
   // Pitch: l's part in the (h, up) plane, (lf, lu), onto d's, (dh, du); equal lengths.
