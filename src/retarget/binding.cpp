@@ -278,6 +278,21 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
     for (int a = s; a >= 0; a = source.parents[static_cast<size_t>(a)]) b.source_travel_chain[static_cast<size_t>(a)] = 1;
   }
 
+  // What the sampler reads (rule RT5: the rest is written identity with coverage 0): source
+  // joints that drive a target joint and their ancestors, target joints that are mapped and
+  // their ancestors (parents come before children on both sides).
+  b.source_needed.assign(static_cast<size_t>(ns), 0);
+  b.target_needed.assign(static_cast<size_t>(nt), 0);
+  for (int t = nt - 1; t >= 0; --t) {
+    const auto ut = static_cast<size_t>(t);
+    if (b.source_index[ut] >= 0) b.target_needed[ut] = 1;
+    const int p = rig.parent(t);
+    if (b.target_needed[ut] && p >= 0) b.target_needed[static_cast<size_t>(p)] = 1;
+    for (int a = b.source_index[ut]; a >= 0 && !b.source_needed[static_cast<size_t>(a)];
+         a = source.parents[static_cast<size_t>(a)])
+      b.source_needed[static_cast<size_t>(a)] = 1;
+  }
+
   // Travel reference on the ground (profile.rest_on_ground): lift the root's rest position so
   // that the lowest rest point is at height 0 along the source up; with a floor (rule RT16),
   // so that it is at the floor's height.
@@ -355,13 +370,16 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
       rig.signature() == b.target_signature && static_cast<size_t>(rig.joint_count()) == nt &&
           source_local.size() == ns && (source_coverage.empty() || source_coverage.size() == ns) &&
           target_local.size() == nt && target_coverage.size() == nt && ctx.source_orientation.size() == ns &&
-          ctx.source_position.size() == ns && ctx.target_rotation.size() == nt && b.source_travel_chain.size() == ns,
+          ctx.source_position.size() == ns && ctx.target_rotation.size() == nt && b.source_travel_chain.size() == ns &&
+          b.source_needed.size() == ns && b.target_needed.size() == nt,
       "the rig is the binding's target and every span matches the binding's joint counts", report);
 
   // Source side: S_s = S_parent * L_s, L_s the full sampled local rotation (= rest * delta).
   // Products of unit quaternions stay unit to float rounding along a chain this short, so
   // only the input rotations are normalized (and only when they are off by more than that).
+  // A joint that drives no target joint, directly or through a descendant, is skipped.
   for (size_t s = 0; s < ns; ++s) {
+    if (!b.source_needed[s]) continue;
     glm::quat q = source_local[s].rotation;
     const float n2 = glm::dot(q, q);
     if (!(std::abs(n2 - 1.0f) <= 4e-7f)) {  // also false for NaN
@@ -397,6 +415,11 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
   // Quaternions stay in registers (math/sse_quat.hpp); an exact identity C0 or C1 (a
   // translation-only attachment) skips its product, which would change no bit.
   for (size_t t = 0; t < nt; ++t) {
+    if (!b.target_needed[t]) {  // no source drives it or anything below it (rule RT5)
+      target_local[t] = Transform::identity();
+      target_coverage[t] = 0.0f;
+      continue;
+    }
     const int p = parents[t];
     const QuatReg parent = qload(p >= 0 ? ctx.target_rotation[static_cast<size_t>(p)] : anchor[t].rotation);
     const QuatReg c0q = qload(c0[t].rotation);

@@ -5,6 +5,7 @@
 
 #include "asterune/math/scalar.hpp"
 #include "asterune/math/transform.hpp"
+#include "look_at_one_joint.hpp"
 
 namespace asterune {
 namespace {
@@ -364,6 +365,16 @@ LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& e
   const float facing_len = glm::length(facing);
   if (!(facing_len > 1e-6f)) return report;
 
+  // One joint taking the whole turn (a head or neck alone): solved in the frame's coordinates
+  // without the accumulator below. What it leaves (the facing along up, a half-turn yaw) goes
+  // through the loop without the closed forms, which it has already tried.
+  bool closed_forms = true;
+  if (pivots.size() == 1 && std::isfinite(weights[0]) && weights[0] >= 1.0f) {
+    if (detail::solve_look_at_one_joint(frame, pivots[0], eye, facing / facing_len, target, turns[0], report))
+      return report;
+    closed_forms = false;
+  }
+
   Want want{};
   if (!want_direction(frame, eye, target, want)) return report;
 
@@ -379,7 +390,7 @@ LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& e
     glm::quat total(1.0f, 0.0f, 0.0f, 0.0f);
     // A full share with the eye off the pivot is solved in closed form when it can be: turning
     // about the pivot moves the eye, which changes the direction to the target (parallax).
-    if (w >= 1.0f && glm::dot(cur_eye - pivot, cur_eye - pivot) > 0.0f) {
+    if (closed_forms && w >= 1.0f && glm::dot(cur_eye - pivot, cur_eye - pivot) > 0.0f) {
       // Past the yaw limit as seen from the eye before the turn: the clamped form first, then
       // the unclamped one (the turn may bring the target inside the limit).
       glm::quat q;

@@ -222,6 +222,54 @@ TEST_CASE("unmapped joints keep identity and coverage 0; mapped take the source 
   CHECK(angle_between(r.world[static_cast<size_t>(arm)].rotation, src_world[static_cast<size_t>(arm)].rotation) < 1e-4f);
 }
 
+TEST_CASE("source joints that drive nothing are not read; unmapped targets are overwritten", "[retarget]") {
+  // rule RT5: only what a mapped target joint needs is read (the driving source joints and
+  // their ancestors); an unmapped target joint with nothing mapped below it is written identity
+  // with coverage 0 whatever the output held before.
+  const Rig rig = test::r15_rig();
+  const SourceSkeleton source = test::tpose_source();
+  RetargetProfile p;
+  p.joints = {{"LowerTorso", "Hips"}, {"UpperTorso", "Chest"}, {"LeftUpperArm", "LArm"}};
+  auto b = build_retarget_binding(source, rig, p);
+  REQUIRE(b.ok());
+  const size_t nt = static_cast<size_t>(rig.joint_count());
+  const auto run_with = [&](const std::vector<Transform>& src, RetargetReport& rep) {
+    std::vector<Transform> local(nt, Transform::from_position(glm::vec3(9.0f)));
+    std::vector<float> cov(nt, 7.0f);
+    for (Transform& t : local) t.rotation = glm::quat(0.5f, 0.5f, 0.5f, 0.5f);
+    RetargetContext ctx = make_retarget_context(b.value());
+    rep = sample_retarget(b.value(), rig, src, std::vector<float>(src.size(), 1.0f), ctx, local, cov);
+    return std::make_pair(local, cov);
+  };
+  std::vector<Transform> clean = source.rest_local;
+  clean[0].rotation = glm::normalize(glm::quat(0.9f, 0.1f, 0.3f, -0.2f));
+  clean[4].rotation = glm::normalize(glm::quat(0.8f, -0.4f, 0.2f, 0.1f));
+  std::vector<Transform> bad = clean;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (const char* name : {"LForeArm", "LHand", "Head", "RArm", "LLeg", "RFoot"})
+    bad[static_cast<size_t>(source.find(name))].rotation = glm::quat(nan, 0, 0, 0);
+  RetargetReport rep_clean, rep_bad;
+  const auto a = run_with(clean, rep_clean);
+  const auto c = run_with(bad, rep_bad);
+  CHECK(rep_bad.ok);
+  CHECK(rep_bad.sanitized == 0);  // the NaNs are in joints that drive nothing
+  CHECK(rep_bad.mapped == 3);
+  for (size_t j = 0; j < nt; ++j) {
+    INFO(rig.child_name(static_cast<int>(j)));
+    CHECK(a.first[j].rotation == c.first[j].rotation);
+    CHECK(a.first[j].position == c.first[j].position);
+    CHECK(a.second[j] == c.second[j]);
+    const std::string name = rig.child_name(static_cast<int>(j));
+    if (name != "LowerTorso" && name != "UpperTorso" && name != "LeftUpperArm") {
+      CHECK(c.first[j].rotation == glm::quat(1, 0, 0, 0));
+      CHECK(c.first[j].position == glm::vec3(0));
+      CHECK(c.second[j] == 0.0f);
+    } else {
+      CHECK(c.second[j] == 1.0f);
+    }
+  }
+}
+
 TEST_CASE("translation: enabled, disabled, scaled, nonfinite and negative scale", "[retarget]") {
   // rule RT6: travel = F * (p - p_rest) * units * scale; off -> zero; bad scale -> 1.
   const Rig rig = test::r15_rig();

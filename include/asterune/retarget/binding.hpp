@@ -52,11 +52,17 @@ struct RetargetBinding {
   // Translating joints: the joint's rig-space rest pivot (root part at identity). The sampler
   // puts the pivot at rest_pivot + travel, re-expressed through the current parent (RT10).
   std::vector<glm::vec3> rest_pivot;
+  // 1 when the joint is mapped or an ancestor of a mapped joint: its rig-space rotation is
+  // needed. The others (an unmapped tail or accessory chain) are written identity, coverage 0.
+  std::vector<unsigned char> target_needed;
 
   // Per source joint.
   std::vector<int> source_parents;
   std::vector<glm::quat> source_rest_rotation;  // rest_local rotations (fallback for bad samples)
   std::vector<unsigned char> source_travel_chain;  // 1: a translating source joint or one of its ancestors
+  // 1: drives a target joint or is an ancestor of one. The others (fingers, toes no target
+  // has) are not read by sample_retarget.
+  std::vector<unsigned char> source_needed;
 
   // Translation (RT6): travel (source units) * translation_scale = target studs.
   float scale = 1.0f;              // resolved profile scale (auto, or the fallback to 1)
@@ -93,7 +99,7 @@ RetargetContext make_retarget_context(const RetargetBinding& binding);
 struct RetargetReport {
   bool ok = false;     // false: sizes or the rig did not match the binding; nothing was written
   int mapped = 0;      // target joints written with a source's motion
-  int sanitized = 0;   // source values that were nonfinite (or whose travel overflowed) and replaced by rest values
+  int sanitized = 0;   // source values read that were nonfinite (or whose travel overflowed) and replaced by rest values
 };
 
 /// rule RT4-RT6. `source_local` holds the FULL sampled local transform of every source joint
@@ -101,8 +107,10 @@ struct RetargetReport {
 /// target joint's T and coverage: mapped joints get the retargeted rotation (and travel on the
 /// translating joints: the pivot lands at its rest pivot plus the scaled skeleton-space travel
 /// of its source joint, whatever its animated parents did) with the source coverage; unmapped
-/// joints get identity and coverage 0.
-/// `context.target_rotation` receives the rig-space part rotations (root part at identity).
+/// joints get identity and coverage 0. Only the source joints that drive a target joint, and
+/// their ancestors, are read (binding.source_needed); a bad value elsewhere is not counted.
+/// `context.target_rotation` receives the rig-space part rotations (root part at identity) of
+/// the target joints that are mapped or have a mapped descendant (binding.target_needed).
 /// Allocation-free, never throws, deterministic. A nonfinite source rotation is replaced by
 /// its rest rotation; a nonfinite position on a travel chain gives no travel that frame.
 RetargetReport sample_retarget(const RetargetBinding& binding, const Rig& rig,
