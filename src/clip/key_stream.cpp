@@ -124,17 +124,22 @@ KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joi
   static std::atomic<std::uint64_t> next_id{1};
   KeyStream s;
   s.id = next_id.fetch_add(1, std::memory_order_relaxed);
-  s.streamed.assign(track_of_joint.size(), 0);
+  s.coverage.assign(track_of_joint.size(), 0.0f);
   for (std::size_t j = 0; j < track_of_joint.size(); ++j) {
     const int t = track_of_joint[j];
-    if (t < 0) continue;
-    const ClipTrack& tr = clip.tracks[static_cast<std::size_t>(t)];
-    if (tr.rotations.empty() && tr.translations.empty()) continue;  // coverage 0: the search path
-    if (!streamable(tr.rotation_times, tr.rotations.size(), tr.rotation_interpolation, tr.rotation_easing.size()) ||
-        !streamable(tr.translation_times, tr.translations.size(), tr.translation_interpolation,
-                    tr.translation_easing.size()))
+    const bool streamed = [&] {
+      if (t < 0 || static_cast<std::size_t>(t) >= clip.tracks.size()) return false;
+      const ClipTrack& tr = clip.tracks[static_cast<std::size_t>(t)];
+      if (tr.rotations.empty() && tr.translations.empty()) return false;  // coverage 0: the search path
+      s.coverage[j] = 1.0f;
+      return streamable(tr.rotation_times, tr.rotations.size(), tr.rotation_interpolation, tr.rotation_easing.size()) &&
+             streamable(tr.translation_times, tr.translations.size(), tr.translation_interpolation,
+                        tr.translation_easing.size());
+    }();
+    if (!streamed) {
+      s.others.push_back(static_cast<std::uint32_t>(j));
       continue;
-    s.streamed[j] = 1;
+    }
     s.joint.push_back(static_cast<std::uint32_t>(j));
   }
   s.groups = (s.joint.size() + 3) / 4;

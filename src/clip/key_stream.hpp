@@ -48,7 +48,8 @@ struct KeyStream {
   std::size_t groups = 0;
   std::vector<std::uint32_t> joint;    // per lane: the target joint, or kNoJoint
   std::vector<std::int32_t> rot_track, pos_track;  // per lane: the track whose channel it streams, or -1 (holds)
-  std::vector<std::uint8_t> streamed;  // per target joint: 1 when its lane samples it
+  std::vector<float> coverage;         // per target joint: its coverage (1: a track with keys)
+  std::vector<std::uint32_t> others;   // the joints not streamed, ascending: sampled by search
   std::vector<float> initial;          // groups * kGroupFloats: every lane at its first segment
   std::vector<float> need;             // per record: the time it is needed at (non-decreasing)
   std::vector<KeyRecord> records;
