@@ -221,6 +221,122 @@ void advance_key_stream(const KeyStream& s, const Clip& clip, float t, ClipCurso
   cursor.stream_time = t;
 }
 
+#if defined(ASTERUNE_SSE2)
+namespace {
+
+// Groups interpolated per round of passes: their scratch stays in L1 (about 3.5 KB).
+constexpr std::size_t kPassGroups = 16;
+
+// One group's rotation after the first pass: the nlerp blend before normalization, its squared
+// length, the blend factor and the lanes that take a key as it is.
+struct RotationBlend {
+  __m128 x, y, z, w, len2, alpha, take_a, take_b;
+};
+
+}  // namespace
+
+// In three passes over up to kPassGroups groups, so that the long-latency divisions and square
+// roots of different groups overlap instead of each group waiting on its own chain (blend factor,
+// sum of squares, square root, division): 1. blend factors, blends, sums of squares, and the
+// translations; 2. the normalization factors; 3. normalize, select, transpose and write. The
+// operations per lane are the scalar path's, on the same operands in the same order.
+void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Transform* local) {
+  const float* lanes = cursor.lanes.data();
+  const __m128 tv = _mm_set1_ps(t);
+  const __m128 one = _mm_set1_ps(1.0f);
+  RotationBlend blend[kPassGroups];
+  __m128 inv[kPassGroups];
+  __m128 pos[kPassGroups][3];  // [group][component], one lane per joint
+  for (std::size_t g0 = 0; g0 < s.groups; g0 += kPassGroups) {
+    const std::size_t count = std::min(kPassGroups, s.groups - g0);
+    for (std::size_t i = 0; i < count; ++i) {
+      const float* G = lanes + (g0 + i) * kGroupFloats;
+      RotationBlend& b = blend[i];
+      // Rotation: nlerp_or_slerp's blend factor and blend (the same operations on the same
+      // operands as the search path: bit for bit). A lane holds a when the factor is not
+      // positive (before the first key, or a held channel: its +inf times give NaN), b when it is 1.
+      {
+        const __m128 t0 = _mm_loadu_ps(G + kRotation + kT0), t1 = _mm_loadu_ps(G + kRotation + kT1);
+        const __m128 raw = _mm_div_ps(_mm_sub_ps(tv, t0), _mm_sub_ps(t1, t0));
+        b.alpha = _mm_min_ps(raw, one);  // NaN -> 1, but those lanes hold a
+        b.take_a = _mm_cmpngt_ps(raw, _mm_setzero_ps());
+        // b from the last key on (also a last segment of zero length, whose factor is NaN), or
+        // at a factor of 1 (slerp_shortest's exact end).
+        b.take_b = _mm_or_ps(_mm_cmpge_ps(tv, t1), _mm_andnot_ps(b.take_a, _mm_cmpeq_ps(b.alpha, one)));
+        const __m128 r = _mm_sub_ps(one, b.alpha);
+        const __m128 sa = _mm_xor_ps(b.alpha, _mm_loadu_ps(G + kRotation + kSign));
+        b.x = _mm_add_ps(_mm_mul_ps(r, _mm_loadu_ps(G + kRotation + kA)), _mm_mul_ps(sa, _mm_loadu_ps(G + kRotation + kB)));
+        b.y = _mm_add_ps(_mm_mul_ps(r, _mm_loadu_ps(G + kRotation + kA + 4)), _mm_mul_ps(sa, _mm_loadu_ps(G + kRotation + kB + 4)));
+        b.z = _mm_add_ps(_mm_mul_ps(r, _mm_loadu_ps(G + kRotation + kA + 8)), _mm_mul_ps(sa, _mm_loadu_ps(G + kRotation + kB + 8)));
+        b.w = _mm_add_ps(_mm_mul_ps(r, _mm_loadu_ps(G + kRotation + kA + 12)), _mm_mul_ps(sa, _mm_loadu_ps(G + kRotation + kB + 12)));
+        b.len2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(b.w, b.w), _mm_mul_ps(b.x, b.x)), _mm_mul_ps(b.y, b.y)),
+                            _mm_mul_ps(b.z, b.z));
+      }
+      // Translation: a + (b - a) * alpha; a when the factor is not positive, b from the last key on.
+      {
+        const __m128 t0 = _mm_loadu_ps(G + kTranslation + kT0), t1 = _mm_loadu_ps(G + kTranslation + kT1);
+        const __m128 raw = _mm_div_ps(_mm_sub_ps(tv, t0), _mm_sub_ps(t1, t0));
+        const __m128 alpha = _mm_min_ps(raw, one);
+        const __m128 take_a = _mm_cmpngt_ps(raw, _mm_setzero_ps());
+        const __m128 take_b = _mm_cmpge_ps(tv, t1);
+        for (std::size_t c = 0; c < 3; ++c) {
+          const __m128 a = _mm_loadu_ps(G + kTranslation + kA + 4 * c), bb = _mm_loadu_ps(G + kTranslation + kB + 4 * c);
+          const __m128 lerp = _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(bb, a), alpha));
+          const __m128 v = _mm_or_ps(_mm_and_ps(take_a, a), _mm_andnot_ps(take_a, lerp));
+          pos[i][c] = _mm_or_ps(_mm_and_ps(take_b, bb), _mm_andnot_ps(take_b, v));
+        }
+      }
+    }
+    for (std::size_t i = 0; i < count; ++i) inv[i] = _mm_div_ps(one, _mm_sqrt_ps(blend[i].len2));
+    for (std::size_t i = 0; i < count; ++i) {
+      const float* G = lanes + (g0 + i) * kGroupFloats;
+      const RotationBlend& b = blend[i];
+      const auto pick = [&](__m128 a, __m128 bv, __m128 q) {
+        const __m128 v = _mm_or_ps(_mm_and_ps(b.take_a, a), _mm_andnot_ps(b.take_a, q));
+        return _mm_or_ps(_mm_and_ps(b.take_b, bv), _mm_andnot_ps(b.take_b, v));
+      };
+      __m128 qx = pick(_mm_loadu_ps(G + kRotation + kA), _mm_loadu_ps(G + kRotation + kB), _mm_mul_ps(b.x, inv[i]));
+      __m128 qy = pick(_mm_loadu_ps(G + kRotation + kA + 4), _mm_loadu_ps(G + kRotation + kB + 4), _mm_mul_ps(b.y, inv[i]));
+      __m128 qz = pick(_mm_loadu_ps(G + kRotation + kA + 8), _mm_loadu_ps(G + kRotation + kB + 8), _mm_mul_ps(b.z, inv[i]));
+      __m128 qw = pick(_mm_loadu_ps(G + kRotation + kA + 12), _mm_loadu_ps(G + kRotation + kB + 12), _mm_mul_ps(b.w, inv[i]));
+      _MM_TRANSPOSE4_PS(qx, qy, qz, qw);  // now one quaternion (x, y, z, w) per register
+      float rot[4][4];  // [lane][x, y, z, w]
+      _mm_storeu_ps(rot[0], qx);
+      _mm_storeu_ps(rot[1], qy);
+      _mm_storeu_ps(rot[2], qz);
+      _mm_storeu_ps(rot[3], qw);
+      // Keys too far apart for nlerp: slerp, one lane at a time (rare).
+      const int slow = _mm_movemask_ps(_mm_andnot_ps(_mm_or_ps(b.take_a, b.take_b), _mm_loadu_ps(G + kRotation + kWide)));
+      if (slow) {
+        float al[4];
+        _mm_storeu_ps(al, b.alpha);
+        for (std::size_t l = 0; l < 4; ++l) {
+          if (!(slow & (1 << l))) continue;
+          const glm::quat a(G[kRotation + kA + 12 + l], G[kRotation + kA + l], G[kRotation + kA + 4 + l], G[kRotation + kA + 8 + l]);
+          const glm::quat bq(G[kRotation + kB + 12 + l], G[kRotation + kB + l], G[kRotation + kB + 4 + l], G[kRotation + kB + 8 + l]);
+          const glm::quat q = slerp_shortest(a, bq, al[l]);
+          rot[l][0] = q.x;
+          rot[l][1] = q.y;
+          rot[l][2] = q.z;
+          rot[l][3] = q.w;
+        }
+      }
+      float p[3][4];
+      _mm_storeu_ps(p[0], pos[i][0]);
+      _mm_storeu_ps(p[1], pos[i][1]);
+      _mm_storeu_ps(p[2], pos[i][2]);
+      const std::uint32_t* joint = s.joint.data() + 4 * (g0 + i);
+      for (std::size_t l = 0; l < 4; ++l) {
+        if (joint[l] == kNoJoint) break;  // padding lanes are last
+        Transform& out = local[joint[l]];
+        std::memcpy(&out.rotation.x, rot[l], sizeof rot[l]);
+        out.position = glm::vec3(p[0][l], p[1][l], p[2][l]);
+      }
+    }
+  }
+}
+#else
+// The same per lane (ASTERUNE_SCALAR_KERNELS or no SSE2): the same operations in the same order.
 void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Transform* local) {
   const float* lanes = cursor.lanes.data();
   for (std::size_t g = 0; g < s.groups; ++g) {
@@ -228,83 +344,6 @@ void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Tr
     const std::uint32_t* joint = s.joint.data() + 4 * g;
     float rot[4][4];  // [lane][x, y, z, w]
     float pos[3][4];  // [component][lane]
-#if defined(ASTERUNE_SSE2)
-    const __m128 tv = _mm_set1_ps(t);
-    const __m128 one = _mm_set1_ps(1.0f);
-    // Rotation: nlerp_or_slerp's blend factor, blend and normalization (the same operations on
-    // the same operands as the search path: bit for bit). A lane holds a when the factor is not
-    // positive (before the first key, or a held channel: its +inf times give NaN), b when it is 1.
-    {
-      const __m128 t0 = _mm_loadu_ps(G + kRotation + kT0), t1 = _mm_loadu_ps(G + kRotation + kT1);
-      const __m128 raw = _mm_div_ps(_mm_sub_ps(tv, t0), _mm_sub_ps(t1, t0));
-      const __m128 alpha = _mm_min_ps(raw, one);  // NaN -> 1, but those lanes hold a
-      const __m128 take_a = _mm_cmpngt_ps(raw, _mm_setzero_ps());
-      // b from the last key on (also a last segment of zero length, whose factor is NaN), or
-      // at a factor of 1 (slerp_shortest's exact end).
-      const __m128 take_b = _mm_or_ps(_mm_cmpge_ps(tv, t1), _mm_andnot_ps(take_a, _mm_cmpeq_ps(alpha, one)));
-      const __m128 r = _mm_sub_ps(one, alpha);
-      const __m128 s = _mm_xor_ps(alpha, _mm_loadu_ps(G + kRotation + kSign));
-      __m128 ax = _mm_loadu_ps(G + kRotation + kA), ay = _mm_loadu_ps(G + kRotation + kA + 4), az = _mm_loadu_ps(G + kRotation + kA + 8),
-             aw = _mm_loadu_ps(G + kRotation + kA + 12);
-      const __m128 bx = _mm_loadu_ps(G + kRotation + kB), by = _mm_loadu_ps(G + kRotation + kB + 4), bz = _mm_loadu_ps(G + kRotation + kB + 8),
-                   bw = _mm_loadu_ps(G + kRotation + kB + 12);
-      __m128 x = _mm_add_ps(_mm_mul_ps(r, ax), _mm_mul_ps(s, bx));
-      __m128 y = _mm_add_ps(_mm_mul_ps(r, ay), _mm_mul_ps(s, by));
-      __m128 z = _mm_add_ps(_mm_mul_ps(r, az), _mm_mul_ps(s, bz));
-      __m128 w = _mm_add_ps(_mm_mul_ps(r, aw), _mm_mul_ps(s, bw));
-      const __m128 len2 =
-          _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(w, w), _mm_mul_ps(x, x)), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));
-      const __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(len2));
-      x = _mm_mul_ps(x, inv);
-      y = _mm_mul_ps(y, inv);
-      z = _mm_mul_ps(z, inv);
-      w = _mm_mul_ps(w, inv);
-      const auto pick = [&](__m128 a, __m128 b, __m128 blend) {
-        const __m128 v = _mm_or_ps(_mm_and_ps(take_a, a), _mm_andnot_ps(take_a, blend));
-        return _mm_or_ps(_mm_and_ps(take_b, b), _mm_andnot_ps(take_b, v));
-      };
-      ax = pick(ax, bx, x);
-      ay = pick(ay, by, y);
-      az = pick(az, bz, z);
-      aw = pick(aw, bw, w);
-      _MM_TRANSPOSE4_PS(ax, ay, az, aw);  // now one quaternion (x, y, z, w) per register
-      _mm_storeu_ps(rot[0], ax);
-      _mm_storeu_ps(rot[1], ay);
-      _mm_storeu_ps(rot[2], az);
-      _mm_storeu_ps(rot[3], aw);
-      // Keys too far apart for nlerp: slerp, one lane at a time (rare).
-      const int slow = _mm_movemask_ps(_mm_andnot_ps(_mm_or_ps(take_a, take_b), _mm_loadu_ps(G + kRotation + kWide)));
-      if (slow) {
-        float al[4];
-        _mm_storeu_ps(al, alpha);
-        for (std::size_t l = 0; l < 4; ++l) {
-          if (!(slow & (1 << l))) continue;
-          const glm::quat a(G[kRotation + kA + 12 + l], G[kRotation + kA + l], G[kRotation + kA + 4 + l], G[kRotation + kA + 8 + l]);
-          const glm::quat b(G[kRotation + kB + 12 + l], G[kRotation + kB + l], G[kRotation + kB + 4 + l], G[kRotation + kB + 8 + l]);
-          const glm::quat q = slerp_shortest(a, b, al[l]);
-          rot[l][0] = q.x;
-          rot[l][1] = q.y;
-          rot[l][2] = q.z;
-          rot[l][3] = q.w;
-        }
-      }
-    }
-    // Translation: a + (b - a) * alpha; a when the factor is not positive, b from the last key on.
-    {
-      const __m128 t0 = _mm_loadu_ps(G + kTranslation + kT0), t1 = _mm_loadu_ps(G + kTranslation + kT1);
-      const __m128 raw = _mm_div_ps(_mm_sub_ps(tv, t0), _mm_sub_ps(t1, t0));
-      const __m128 alpha = _mm_min_ps(raw, one);
-      const __m128 take_a = _mm_cmpngt_ps(raw, _mm_setzero_ps());
-      const __m128 take_b = _mm_cmpge_ps(tv, t1);
-      for (std::size_t c = 0; c < 3; ++c) {
-        const __m128 a = _mm_loadu_ps(G + kTranslation + kA + 4 * c), b = _mm_loadu_ps(G + kTranslation + kB + 4 * c);
-        const __m128 blend = _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), alpha));
-        const __m128 v = _mm_or_ps(_mm_and_ps(take_a, a), _mm_andnot_ps(take_a, blend));
-        _mm_storeu_ps(pos[c], _mm_or_ps(_mm_and_ps(take_b, b), _mm_andnot_ps(take_b, v)));
-      }
-    }
-#else
-    // The same per lane (ASTERUNE_SCALAR_KERNELS or no SSE2): the same operations in the same order.
     for (std::size_t l = 0; l < 4; ++l) {
       const float raw = (t - G[kRotation + kT0 + l]) / (G[kRotation + kT1 + l] - G[kRotation + kT0 + l]);
       const float alpha = raw < 1.0f ? raw : 1.0f;
@@ -335,7 +374,6 @@ void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Tr
         pos[c][l] = t >= G[kTranslation + kT1 + l] ? pb : !(praw > 0.0f) ? pa : pa + (pb - pa) * palpha;
       }
     }
-#endif
     for (std::size_t l = 0; l < 4; ++l) {
       if (joint[l] == kNoJoint) break;  // padding lanes are last
       Transform& out = local[joint[l]];
@@ -344,5 +382,6 @@ void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Tr
     }
   }
 }
+#endif
 
 }  // namespace asterune::detail
