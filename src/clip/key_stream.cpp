@@ -101,6 +101,8 @@ void seek(const KeyStream& s, const Clip& clip, float t, ClipCursor& cursor) {
   }
   cursor.stream_position =
       static_cast<std::uint32_t>(std::upper_bound(s.need.begin(), s.need.end(), t) - s.need.begin());
+  cursor.group_position = static_cast<std::uint32_t>(
+      std::upper_bound(s.group_need.begin(), s.group_need.end(), t) - s.group_need.begin());
 }
 
 // A record's key becomes its lane's right end; the old right end becomes the left. The same
@@ -115,6 +117,18 @@ inline void apply(const KeyRecord& r, float* lanes) {
   }
   put_bits(P + kSign, r.sign);
   put_bits(P + kWide, r.wide);
+}
+
+// The same for the four lanes of a group record, four floats at a time.
+inline void apply(const GroupRecord& r, float* lanes) {
+  float* P = lanes + r.slot;
+  const float time[4] = {r.time, r.time, r.time, r.time};
+  std::memcpy(P + kT0, P + kT1, 4 * sizeof(float));
+  std::memcpy(P + kT1, time, 4 * sizeof(float));
+  std::memcpy(P + kA, P + kB, 16 * sizeof(float));
+  std::memcpy(P + kB, r.value, 16 * sizeof(float));
+  std::memcpy(P + kSign, r.sign, 4 * sizeof(float));
+  std::memcpy(P + kWide, r.wide, 4 * sizeof(float));
 }
 
 }  // namespace
@@ -147,7 +161,32 @@ KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joi
   s.rot_track.assign(s.joint.size(), -1);
   s.pos_track.assign(s.joint.size(), -1);
   s.initial.assign(s.groups * kGroupFloats, 0.0f);
+  // A group's channel goes to the group records when its four lanes stream it from tracks keyed
+  // at the same times (bit for bit).
+  std::vector<std::uint8_t> rot_grouped(s.groups, 0), pos_grouped(s.groups, 0);
+  for (std::size_t g = 0; g < s.groups; ++g) {
+    const auto same_times = [&](auto times_of, auto keys_of) {
+      const std::vector<float>* first = nullptr;
+      for (std::size_t l = 0; l < 4; ++l) {
+        const std::uint32_t j = s.joint[4 * g + l];
+        if (j == kNoJoint) return false;
+        const ClipTrack& tr = clip.tracks[static_cast<std::size_t>(track_of_joint[j])];
+        const std::vector<float>& times = times_of(tr);
+        if (keys_of(tr) < 2) return false;
+        if (!first) first = &times;
+        else if (times.size() != first->size() ||
+                 std::memcmp(times.data(), first->data(), times.size() * sizeof(float)) != 0)
+          return false;
+      }
+      return true;
+    };
+    rot_grouped[g] = same_times([](const ClipTrack& tr) -> const std::vector<float>& { return tr.rotation_times; },
+                                [](const ClipTrack& tr) { return tr.rotations.size(); });
+    pos_grouped[g] = same_times([](const ClipTrack& tr) -> const std::vector<float>& { return tr.translation_times; },
+                                [](const ClipTrack& tr) { return tr.translations.size(); });
+  }
   std::vector<std::pair<float, KeyRecord>> records;
+  std::vector<std::pair<float, GroupRecord>> group_records;
   for (std::size_t lane = 0; lane < s.joint.size(); ++lane) {
     float* G = s.initial.data() + (lane / 4) * kGroupFloats;
     const std::size_t l = lane % 4;
@@ -165,7 +204,7 @@ KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joi
     else {
       s.rot_track[lane] = t;
       set_rotation(G, l, tr.rotation_times, tr.rotations, 0);
-      for (std::size_t k = 2; k < nr; ++k) {
+      for (std::size_t k = 2; k < nr && !rot_grouped[lane / 4]; ++k) {
         KeyRecord r;
         r.slot = static_cast<std::uint32_t>((lane / 4) * kGroupFloats + kRotation + lane % 4);
         segment_flags(tr.rotations[k - 1], tr.rotations[k], r.sign, r.wide);
@@ -183,7 +222,7 @@ KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joi
     else {
       s.pos_track[lane] = t;
       set_translation(G, l, tr.translation_times, tr.translations, 0);
-      for (std::size_t k = 2; k < np; ++k) {
+      for (std::size_t k = 2; k < np && !pos_grouped[lane / 4]; ++k) {
         KeyRecord r;
         r.slot = static_cast<std::uint32_t>((lane / 4) * kGroupFloats + kTranslation + lane % 4);
         r.time = tr.translation_times[k];
@@ -192,31 +231,76 @@ KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joi
       }
     }
   }
+  for (std::size_t g = 0; g < s.groups; ++g) {
+    if (!rot_grouped[g] && !pos_grouped[g]) continue;  // (then every lane is a joint)
+    const ClipTrack* tr[4];
+    for (std::size_t l = 0; l < 4; ++l)
+      tr[l] = &clip.tracks[static_cast<std::size_t>(track_of_joint[s.joint[4 * g + l]])];
+    if (rot_grouped[g]) {
+      const std::vector<float>& times = tr[0]->rotation_times;
+      for (std::size_t k = 2; k < times.size(); ++k) {
+        GroupRecord r;
+        r.slot = static_cast<std::uint32_t>(g * kGroupFloats + kRotation);
+        r.time = times[k];
+        for (std::size_t l = 0; l < 4; ++l) {
+          const glm::quat& q = tr[l]->rotations[k];
+          r.value[l] = q.x;
+          r.value[4 + l] = q.y;
+          r.value[8 + l] = q.z;
+          r.value[12 + l] = q.w;
+          segment_flags(tr[l]->rotations[k - 1], q, r.sign[l], r.wide[l]);
+        }
+        group_records.emplace_back(times[k - 1], r);
+      }
+    }
+    if (pos_grouped[g]) {
+      const std::vector<float>& times = tr[0]->translation_times;
+      for (std::size_t k = 2; k < times.size(); ++k) {
+        GroupRecord r;
+        r.slot = static_cast<std::uint32_t>(g * kGroupFloats + kTranslation);
+        r.time = times[k];
+        for (std::size_t l = 0; l < 4; ++l)
+          for (std::size_t c = 0; c < 3; ++c) r.value[4 * c + l] = tr[l]->translations[k][static_cast<int>(c)];
+        group_records.emplace_back(times[k - 1], r);
+      }
+    }
+  }
   // By the time each key is needed; a channel's own keys keep their order (stable).
-  std::stable_sort(records.begin(), records.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  const auto by_need = [](const auto& a, const auto& b) { return a.first < b.first; };
+  std::stable_sort(records.begin(), records.end(), by_need);
+  std::stable_sort(group_records.begin(), group_records.end(), by_need);
   s.need.reserve(records.size());
   s.records.reserve(records.size());
   for (const auto& [need, r] : records) {
     s.need.push_back(need);
     s.records.push_back(r);
   }
+  s.group_need.reserve(group_records.size());
+  s.group_records.reserve(group_records.size());
+  for (const auto& [need, r] : group_records) {
+    s.group_need.push_back(need);
+    s.group_records.push_back(r);
+  }
   return s;
 }
 
 void advance_key_stream(const KeyStream& s, const Clip& clip, float t, ClipCursor& cursor) {
-  const std::size_t count = s.records.size();
-  std::size_t pos = cursor.stream_position;
+  const std::size_t count = s.records.size(), group_count = s.group_records.size();
+  std::size_t pos = cursor.stream_position, group_pos = cursor.group_position;
   // A long jump forward costs more record by record than a search per lane.
-  const std::size_t far = 2 * s.joint.size();
-  if (cursor.stream_id != s.id || !(t >= cursor.stream_time) || pos > count ||
-      (pos + far < count && s.need[pos + far] <= t)) {
+  const std::size_t far = 2 * s.joint.size(), group_far = 4 * s.groups;
+  if (cursor.stream_id != s.id || !(t >= cursor.stream_time) || pos > count || group_pos > group_count ||
+      (pos + far < count && s.need[pos + far] <= t) ||
+      (group_pos + group_far < group_count && s.group_need[group_pos + group_far] <= t)) {
     cursor.stream_id = s.id;
     seek(s, clip, t, cursor);
   } else {
     float* lanes = cursor.lanes.data();
     for (; pos < count && s.need[pos] <= t; ++pos) apply(s.records[pos], lanes);
+    for (; group_pos < group_count && s.group_need[group_pos] <= t; ++group_pos)
+      apply(s.group_records[group_pos], lanes);
     cursor.stream_position = static_cast<std::uint32_t>(pos);
+    cursor.group_position = static_cast<std::uint32_t>(group_pos);
   }
   cursor.stream_time = t;
 }
