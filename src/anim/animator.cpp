@@ -198,6 +198,7 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
       a.level_end_.push_back(static_cast<int>(i + 1));
   a.last_out_.assign(n, Transform::identity());
   a.prev_out_.assign(n, Transform::identity());
+  a.next_out_.assign(n, Transform::identity());
   a.decay_rotation_.assign(n, Decay{});
   a.decay_position_.assign(n, Decay{});
   a.scratch_rest_.assign(n, 0.0f);
@@ -339,7 +340,7 @@ void Animator::prefetch() const {
     prefetch_vectors(tr.local, tr.coverage, tr.mask, tr.context.cursor.keys, tr.context.source_local,
                      tr.context.source_coverage);
   }
-  prefetch_vectors(last_out_, prev_out_);
+  prefetch_vectors(last_out_, prev_out_, next_out_);
 }
 
 namespace {
@@ -460,7 +461,7 @@ double event_total(const T& tr, const Clip& clip) {
 
 }  // namespace
 
-void Animator::compose_samples(std::span<Transform> local, std::span<float> coverage) const {
+bool Animator::compose_samples(std::span<Transform> local, std::span<float> coverage, Transform* history) const {
   // Overrides by priority (rule AN4), or the lone full-weight track as sampled (rule AN10).
   int overrides = 0;
   bool any_additive = false, any_root = false;
@@ -480,6 +481,7 @@ void Animator::compose_samples(std::span<Transform> local, std::span<float> cove
   if (overrides == 1 && !any_root && lone_track->state.weight_current == 1.0f && lone_track->mask.empty()) {
     std::copy(lone_track->local.begin(), lone_track->local.end(), local.begin());
     std::copy(lone_track->coverage.begin(), lone_track->coverage.end(), coverage.begin());
+    if (history) std::copy(lone_track->local.begin(), lone_track->local.end(), history);
   } else {
     // Track-major (each pass runs over the joints of one track, no per-joint indirection), in
     // the same order of operations per joint as the formula: levels from the top, tracks in
@@ -563,20 +565,23 @@ void Animator::compose_samples(std::span<Transform> local, std::span<float> cove
       begin = level_end;
     }
     for (size_t j = 0; j < n; ++j) {
+      Transform out;  // identity, coverage 0: no contribution
+      float cov = 0.0f;
       if (count[j] == 0) {
-        local[j] = Transform::identity();
-        coverage[j] = 0.0f;
       } else if (count[j] == 1 && single_e[j] == 1.0f) {
-        local[j] = tracks_[static_cast<size_t>(single[j])].local[j];
-        coverage[j] = 1.0f;
+        out = tracks_[static_cast<size_t>(single[j])].local[j];
+        cov = 1.0f;
       } else {
         glm::quat q = acc[j];
         q.w += first[j].w < 0.0f ? -rest[j] : rest[j];  // the rest pose's identity, sign-aligned
         const float len2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
-        local[j].rotation = len2 > 1e-20f ? q * (1.0f / std::sqrt(len2)) : first[j];
-        local[j].position = pos[j];
-        coverage[j] = 1.0f - rest[j];
+        out.rotation = len2 > 1e-20f ? q * (1.0f / std::sqrt(len2)) : first[j];
+        out.position = pos[j];
+        cov = 1.0f - rest[j];
       }
+      local[j] = out;
+      coverage[j] = cov;
+      if (history) history[j] = out;  // the inertial history, written with the output
     }
   }
 
@@ -599,7 +604,7 @@ void Animator::compose_samples(std::span<Transform> local, std::span<float> cove
       }
     }
   }
-
+  return !any_additive;  // with additive layers, `history` holds the overrides only
 }
 
 bool Animator::compose(const Rig& rig, std::span<Transform> local, std::span<float> coverage) const {
@@ -607,7 +612,7 @@ bool Animator::compose(const Rig& rig, std::span<Transform> local, std::span<flo
   ASTERUNE_EXPECT_OR_RETURN(rig.signature() == rig_signature_ && rig.joint_count() == joint_count_ &&
                                 local.size() == n && coverage.size() == n,
                             "the rig is the animator's and local and coverage hold its joint count", false);
-  compose_samples(local, coverage);
+  compose_samples(local, coverage, nullptr);
   return true;
 }
 
@@ -763,8 +768,9 @@ AnimatorReport Animator::update(const Rig& rig, float dt, std::span<Transform> l
     }
   }
 
-  // 4-5. Overrides by priority, then the additive tracks.
-  compose_samples(local, coverage);
+  // 4-5. Overrides by priority, then the additive tracks. The composition also writes this
+  // frame's output into next_out_, the inertial history (step 6 still reads the last two).
+  bool history_current = compose_samples(local, coverage, next_out_.data());
 
   // 6. Inertial transition (rule AN8): capture the jump once, then decay it.
   if (inertial_pending_) {
@@ -820,6 +826,7 @@ AnimatorReport Animator::update(const Rig& rig, float dt, std::span<Transform> l
     }
   }
   if (inertial_active_) {
+    history_current = false;
     if (advance) inertial_elapsed_ += dt;
     const float t = inertial_elapsed_;
     bool any = false;
@@ -852,8 +859,11 @@ AnimatorReport Animator::update(const Rig& rig, float dt, std::span<Transform> l
   }
 
   // The last two outputs, for an inertial transition's capture.
+  // The last outputs rotate through three buffers; the output is copied only when an additive
+  // layer or an inertial offset changed it after the composition wrote next_out_.
+  if (!history_current) std::copy(local.begin(), local.end(), next_out_.begin());
   std::swap(prev_out_, last_out_);
-  std::copy(local.begin(), local.end(), last_out_.begin());
+  std::swap(last_out_, next_out_);
   has_prev_ = has_last_;
   has_last_ = true;
   last_dt_ = advance ? dt : 0.0f;

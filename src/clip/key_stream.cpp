@@ -101,6 +101,8 @@ void seek(const KeyStream& s, const Clip& clip, float t, ClipCursor& cursor) {
   }
   cursor.stream_position =
       static_cast<std::uint32_t>(std::upper_bound(s.need.begin(), s.need.end(), t) - s.need.begin());
+  cursor.group_position = static_cast<std::uint32_t>(
+      std::upper_bound(s.group_need.begin(), s.group_need.end(), t) - s.group_need.begin());
 }
 
 // A record's key becomes its lane's right end; the old right end becomes the left. The same
@@ -117,6 +119,18 @@ inline void apply(const KeyRecord& r, float* lanes) {
   put_bits(P + kWide, r.wide);
 }
 
+// The same for the four lanes of a group record, four floats at a time.
+inline void apply(const GroupRecord& r, float* lanes) {
+  float* P = lanes + r.slot;
+  const float time[4] = {r.time, r.time, r.time, r.time};
+  std::memcpy(P + kT0, P + kT1, 4 * sizeof(float));
+  std::memcpy(P + kT1, time, 4 * sizeof(float));
+  std::memcpy(P + kA, P + kB, 16 * sizeof(float));
+  std::memcpy(P + kB, r.value, 16 * sizeof(float));
+  std::memcpy(P + kSign, r.sign, 4 * sizeof(float));
+  std::memcpy(P + kWide, r.wide, 4 * sizeof(float));
+}
+
 }  // namespace
 
 KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joint,
@@ -124,17 +138,22 @@ KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joi
   static std::atomic<std::uint64_t> next_id{1};
   KeyStream s;
   s.id = next_id.fetch_add(1, std::memory_order_relaxed);
-  s.streamed.assign(track_of_joint.size(), 0);
+  s.coverage.assign(track_of_joint.size(), 0.0f);
   for (std::size_t j = 0; j < track_of_joint.size(); ++j) {
     const int t = track_of_joint[j];
-    if (t < 0) continue;
-    const ClipTrack& tr = clip.tracks[static_cast<std::size_t>(t)];
-    if (tr.rotations.empty() && tr.translations.empty()) continue;  // coverage 0: the search path
-    if (!streamable(tr.rotation_times, tr.rotations.size(), tr.rotation_interpolation, tr.rotation_easing.size()) ||
-        !streamable(tr.translation_times, tr.translations.size(), tr.translation_interpolation,
-                    tr.translation_easing.size()))
+    const bool streamed = [&] {
+      if (t < 0 || static_cast<std::size_t>(t) >= clip.tracks.size()) return false;
+      const ClipTrack& tr = clip.tracks[static_cast<std::size_t>(t)];
+      if (tr.rotations.empty() && tr.translations.empty()) return false;  // coverage 0: the search path
+      s.coverage[j] = 1.0f;
+      return streamable(tr.rotation_times, tr.rotations.size(), tr.rotation_interpolation, tr.rotation_easing.size()) &&
+             streamable(tr.translation_times, tr.translations.size(), tr.translation_interpolation,
+                        tr.translation_easing.size());
+    }();
+    if (!streamed) {
+      s.others.push_back(static_cast<std::uint32_t>(j));
       continue;
-    s.streamed[j] = 1;
+    }
     s.joint.push_back(static_cast<std::uint32_t>(j));
   }
   s.groups = (s.joint.size() + 3) / 4;
@@ -142,7 +161,32 @@ KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joi
   s.rot_track.assign(s.joint.size(), -1);
   s.pos_track.assign(s.joint.size(), -1);
   s.initial.assign(s.groups * kGroupFloats, 0.0f);
+  // A group's channel goes to the group records when its four lanes stream it from tracks keyed
+  // at the same times (bit for bit).
+  std::vector<std::uint8_t> rot_grouped(s.groups, 0), pos_grouped(s.groups, 0);
+  for (std::size_t g = 0; g < s.groups; ++g) {
+    const auto same_times = [&](auto times_of, auto keys_of) {
+      const std::vector<float>* first = nullptr;
+      for (std::size_t l = 0; l < 4; ++l) {
+        const std::uint32_t j = s.joint[4 * g + l];
+        if (j == kNoJoint) return false;
+        const ClipTrack& tr = clip.tracks[static_cast<std::size_t>(track_of_joint[j])];
+        const std::vector<float>& times = times_of(tr);
+        if (keys_of(tr) < 2) return false;
+        if (!first) first = &times;
+        else if (times.size() != first->size() ||
+                 std::memcmp(times.data(), first->data(), times.size() * sizeof(float)) != 0)
+          return false;
+      }
+      return true;
+    };
+    rot_grouped[g] = same_times([](const ClipTrack& tr) -> const std::vector<float>& { return tr.rotation_times; },
+                                [](const ClipTrack& tr) { return tr.rotations.size(); });
+    pos_grouped[g] = same_times([](const ClipTrack& tr) -> const std::vector<float>& { return tr.translation_times; },
+                                [](const ClipTrack& tr) { return tr.translations.size(); });
+  }
   std::vector<std::pair<float, KeyRecord>> records;
+  std::vector<std::pair<float, GroupRecord>> group_records;
   for (std::size_t lane = 0; lane < s.joint.size(); ++lane) {
     float* G = s.initial.data() + (lane / 4) * kGroupFloats;
     const std::size_t l = lane % 4;
@@ -160,7 +204,7 @@ KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joi
     else {
       s.rot_track[lane] = t;
       set_rotation(G, l, tr.rotation_times, tr.rotations, 0);
-      for (std::size_t k = 2; k < nr; ++k) {
+      for (std::size_t k = 2; k < nr && !rot_grouped[lane / 4]; ++k) {
         KeyRecord r;
         r.slot = static_cast<std::uint32_t>((lane / 4) * kGroupFloats + kRotation + lane % 4);
         segment_flags(tr.rotations[k - 1], tr.rotations[k], r.sign, r.wide);
@@ -178,7 +222,7 @@ KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joi
     else {
       s.pos_track[lane] = t;
       set_translation(G, l, tr.translation_times, tr.translations, 0);
-      for (std::size_t k = 2; k < np; ++k) {
+      for (std::size_t k = 2; k < np && !pos_grouped[lane / 4]; ++k) {
         KeyRecord r;
         r.slot = static_cast<std::uint32_t>((lane / 4) * kGroupFloats + kTranslation + lane % 4);
         r.time = tr.translation_times[k];
@@ -187,35 +231,196 @@ KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joi
       }
     }
   }
+  for (std::size_t g = 0; g < s.groups; ++g) {
+    if (!rot_grouped[g] && !pos_grouped[g]) continue;  // (then every lane is a joint)
+    const ClipTrack* tr[4];
+    for (std::size_t l = 0; l < 4; ++l)
+      tr[l] = &clip.tracks[static_cast<std::size_t>(track_of_joint[s.joint[4 * g + l]])];
+    if (rot_grouped[g]) {
+      const std::vector<float>& times = tr[0]->rotation_times;
+      for (std::size_t k = 2; k < times.size(); ++k) {
+        GroupRecord r;
+        r.slot = static_cast<std::uint32_t>(g * kGroupFloats + kRotation);
+        r.time = times[k];
+        for (std::size_t l = 0; l < 4; ++l) {
+          const glm::quat& q = tr[l]->rotations[k];
+          r.value[l] = q.x;
+          r.value[4 + l] = q.y;
+          r.value[8 + l] = q.z;
+          r.value[12 + l] = q.w;
+          segment_flags(tr[l]->rotations[k - 1], q, r.sign[l], r.wide[l]);
+        }
+        group_records.emplace_back(times[k - 1], r);
+      }
+    }
+    if (pos_grouped[g]) {
+      const std::vector<float>& times = tr[0]->translation_times;
+      for (std::size_t k = 2; k < times.size(); ++k) {
+        GroupRecord r;
+        r.slot = static_cast<std::uint32_t>(g * kGroupFloats + kTranslation);
+        r.time = times[k];
+        for (std::size_t l = 0; l < 4; ++l)
+          for (std::size_t c = 0; c < 3; ++c) r.value[4 * c + l] = tr[l]->translations[k][static_cast<int>(c)];
+        group_records.emplace_back(times[k - 1], r);
+      }
+    }
+  }
   // By the time each key is needed; a channel's own keys keep their order (stable).
-  std::stable_sort(records.begin(), records.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  const auto by_need = [](const auto& a, const auto& b) { return a.first < b.first; };
+  std::stable_sort(records.begin(), records.end(), by_need);
+  std::stable_sort(group_records.begin(), group_records.end(), by_need);
   s.need.reserve(records.size());
   s.records.reserve(records.size());
   for (const auto& [need, r] : records) {
     s.need.push_back(need);
     s.records.push_back(r);
   }
+  s.group_need.reserve(group_records.size());
+  s.group_records.reserve(group_records.size());
+  for (const auto& [need, r] : group_records) {
+    s.group_need.push_back(need);
+    s.group_records.push_back(r);
+  }
   return s;
 }
 
 void advance_key_stream(const KeyStream& s, const Clip& clip, float t, ClipCursor& cursor) {
-  const std::size_t count = s.records.size();
-  std::size_t pos = cursor.stream_position;
+  const std::size_t count = s.records.size(), group_count = s.group_records.size();
+  std::size_t pos = cursor.stream_position, group_pos = cursor.group_position;
   // A long jump forward costs more record by record than a search per lane.
-  const std::size_t far = 2 * s.joint.size();
-  if (cursor.stream_id != s.id || !(t >= cursor.stream_time) || pos > count ||
-      (pos + far < count && s.need[pos + far] <= t)) {
+  const std::size_t far = 2 * s.joint.size(), group_far = 4 * s.groups;
+  if (cursor.stream_id != s.id || !(t >= cursor.stream_time) || pos > count || group_pos > group_count ||
+      (pos + far < count && s.need[pos + far] <= t) ||
+      (group_pos + group_far < group_count && s.group_need[group_pos + group_far] <= t)) {
     cursor.stream_id = s.id;
     seek(s, clip, t, cursor);
   } else {
     float* lanes = cursor.lanes.data();
     for (; pos < count && s.need[pos] <= t; ++pos) apply(s.records[pos], lanes);
+    for (; group_pos < group_count && s.group_need[group_pos] <= t; ++group_pos)
+      apply(s.group_records[group_pos], lanes);
     cursor.stream_position = static_cast<std::uint32_t>(pos);
+    cursor.group_position = static_cast<std::uint32_t>(group_pos);
   }
   cursor.stream_time = t;
 }
 
+#if defined(ASTERUNE_SSE2)
+namespace {
+
+// Groups interpolated per round of passes: their scratch stays in L1 (about 3.5 KB).
+constexpr std::size_t kPassGroups = 16;
+
+// One group's rotation after the first pass: the nlerp blend before normalization, its squared
+// length, the blend factor and the lanes that take a key as it is.
+struct RotationBlend {
+  __m128 x, y, z, w, len2, alpha, take_a, take_b;
+};
+
+}  // namespace
+
+// In three passes over up to kPassGroups groups, so that the long-latency divisions and square
+// roots of different groups overlap instead of each group waiting on its own chain (blend factor,
+// sum of squares, square root, division): 1. blend factors, blends, sums of squares, and the
+// translations; 2. the normalization factors; 3. normalize, select, transpose and write. The
+// operations per lane are the scalar path's, on the same operands in the same order.
+void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Transform* local) {
+  const float* lanes = cursor.lanes.data();
+  const __m128 tv = _mm_set1_ps(t);
+  const __m128 one = _mm_set1_ps(1.0f);
+  RotationBlend blend[kPassGroups];
+  __m128 inv[kPassGroups];
+  __m128 pos[kPassGroups][3];  // [group][component], one lane per joint
+  for (std::size_t g0 = 0; g0 < s.groups; g0 += kPassGroups) {
+    const std::size_t count = std::min(kPassGroups, s.groups - g0);
+    for (std::size_t i = 0; i < count; ++i) {
+      const float* G = lanes + (g0 + i) * kGroupFloats;
+      RotationBlend& b = blend[i];
+      // Rotation: nlerp_or_slerp's blend factor and blend (the same operations on the same
+      // operands as the search path: bit for bit). A lane holds a when the factor is not
+      // positive (before the first key, or a held channel: its +inf times give NaN), b when it is 1.
+      {
+        const __m128 t0 = _mm_loadu_ps(G + kRotation + kT0), t1 = _mm_loadu_ps(G + kRotation + kT1);
+        const __m128 raw = _mm_div_ps(_mm_sub_ps(tv, t0), _mm_sub_ps(t1, t0));
+        b.alpha = _mm_min_ps(raw, one);  // NaN -> 1, but those lanes hold a
+        b.take_a = _mm_cmpngt_ps(raw, _mm_setzero_ps());
+        // b from the last key on (also a last segment of zero length, whose factor is NaN), or
+        // at a factor of 1 (slerp_shortest's exact end).
+        b.take_b = _mm_or_ps(_mm_cmpge_ps(tv, t1), _mm_andnot_ps(b.take_a, _mm_cmpeq_ps(b.alpha, one)));
+        const __m128 r = _mm_sub_ps(one, b.alpha);
+        const __m128 sa = _mm_xor_ps(b.alpha, _mm_loadu_ps(G + kRotation + kSign));
+        b.x = _mm_add_ps(_mm_mul_ps(r, _mm_loadu_ps(G + kRotation + kA)), _mm_mul_ps(sa, _mm_loadu_ps(G + kRotation + kB)));
+        b.y = _mm_add_ps(_mm_mul_ps(r, _mm_loadu_ps(G + kRotation + kA + 4)), _mm_mul_ps(sa, _mm_loadu_ps(G + kRotation + kB + 4)));
+        b.z = _mm_add_ps(_mm_mul_ps(r, _mm_loadu_ps(G + kRotation + kA + 8)), _mm_mul_ps(sa, _mm_loadu_ps(G + kRotation + kB + 8)));
+        b.w = _mm_add_ps(_mm_mul_ps(r, _mm_loadu_ps(G + kRotation + kA + 12)), _mm_mul_ps(sa, _mm_loadu_ps(G + kRotation + kB + 12)));
+        b.len2 = _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(b.w, b.w), _mm_mul_ps(b.x, b.x)), _mm_mul_ps(b.y, b.y)),
+                            _mm_mul_ps(b.z, b.z));
+      }
+      // Translation: a + (b - a) * alpha; a when the factor is not positive, b from the last key on.
+      {
+        const __m128 t0 = _mm_loadu_ps(G + kTranslation + kT0), t1 = _mm_loadu_ps(G + kTranslation + kT1);
+        const __m128 raw = _mm_div_ps(_mm_sub_ps(tv, t0), _mm_sub_ps(t1, t0));
+        const __m128 alpha = _mm_min_ps(raw, one);
+        const __m128 take_a = _mm_cmpngt_ps(raw, _mm_setzero_ps());
+        const __m128 take_b = _mm_cmpge_ps(tv, t1);
+        for (std::size_t c = 0; c < 3; ++c) {
+          const __m128 a = _mm_loadu_ps(G + kTranslation + kA + 4 * c), bb = _mm_loadu_ps(G + kTranslation + kB + 4 * c);
+          const __m128 lerp = _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(bb, a), alpha));
+          const __m128 v = _mm_or_ps(_mm_and_ps(take_a, a), _mm_andnot_ps(take_a, lerp));
+          pos[i][c] = _mm_or_ps(_mm_and_ps(take_b, bb), _mm_andnot_ps(take_b, v));
+        }
+      }
+    }
+    for (std::size_t i = 0; i < count; ++i) inv[i] = _mm_div_ps(one, _mm_sqrt_ps(blend[i].len2));
+    for (std::size_t i = 0; i < count; ++i) {
+      const float* G = lanes + (g0 + i) * kGroupFloats;
+      const RotationBlend& b = blend[i];
+      const auto pick = [&](__m128 a, __m128 bv, __m128 q) {
+        const __m128 v = _mm_or_ps(_mm_and_ps(b.take_a, a), _mm_andnot_ps(b.take_a, q));
+        return _mm_or_ps(_mm_and_ps(b.take_b, bv), _mm_andnot_ps(b.take_b, v));
+      };
+      __m128 qx = pick(_mm_loadu_ps(G + kRotation + kA), _mm_loadu_ps(G + kRotation + kB), _mm_mul_ps(b.x, inv[i]));
+      __m128 qy = pick(_mm_loadu_ps(G + kRotation + kA + 4), _mm_loadu_ps(G + kRotation + kB + 4), _mm_mul_ps(b.y, inv[i]));
+      __m128 qz = pick(_mm_loadu_ps(G + kRotation + kA + 8), _mm_loadu_ps(G + kRotation + kB + 8), _mm_mul_ps(b.z, inv[i]));
+      __m128 qw = pick(_mm_loadu_ps(G + kRotation + kA + 12), _mm_loadu_ps(G + kRotation + kB + 12), _mm_mul_ps(b.w, inv[i]));
+      _MM_TRANSPOSE4_PS(qx, qy, qz, qw);  // now one quaternion (x, y, z, w) per register
+      float rot[4][4];  // [lane][x, y, z, w]
+      _mm_storeu_ps(rot[0], qx);
+      _mm_storeu_ps(rot[1], qy);
+      _mm_storeu_ps(rot[2], qz);
+      _mm_storeu_ps(rot[3], qw);
+      // Keys too far apart for nlerp: slerp, one lane at a time (rare).
+      const int slow = _mm_movemask_ps(_mm_andnot_ps(_mm_or_ps(b.take_a, b.take_b), _mm_loadu_ps(G + kRotation + kWide)));
+      if (slow) {
+        float al[4];
+        _mm_storeu_ps(al, b.alpha);
+        for (std::size_t l = 0; l < 4; ++l) {
+          if (!(slow & (1 << l))) continue;
+          const glm::quat a(G[kRotation + kA + 12 + l], G[kRotation + kA + l], G[kRotation + kA + 4 + l], G[kRotation + kA + 8 + l]);
+          const glm::quat bq(G[kRotation + kB + 12 + l], G[kRotation + kB + l], G[kRotation + kB + 4 + l], G[kRotation + kB + 8 + l]);
+          const glm::quat q = slerp_shortest(a, bq, al[l]);
+          rot[l][0] = q.x;
+          rot[l][1] = q.y;
+          rot[l][2] = q.z;
+          rot[l][3] = q.w;
+        }
+      }
+      float p[3][4];
+      _mm_storeu_ps(p[0], pos[i][0]);
+      _mm_storeu_ps(p[1], pos[i][1]);
+      _mm_storeu_ps(p[2], pos[i][2]);
+      const std::uint32_t* joint = s.joint.data() + 4 * (g0 + i);
+      for (std::size_t l = 0; l < 4; ++l) {
+        if (joint[l] == kNoJoint) break;  // padding lanes are last
+        Transform& out = local[joint[l]];
+        std::memcpy(&out.rotation.x, rot[l], sizeof rot[l]);
+        out.position = glm::vec3(p[0][l], p[1][l], p[2][l]);
+      }
+    }
+  }
+}
+#else
+// The same per lane (ASTERUNE_SCALAR_KERNELS or no SSE2): the same operations in the same order.
 void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Transform* local) {
   const float* lanes = cursor.lanes.data();
   for (std::size_t g = 0; g < s.groups; ++g) {
@@ -223,83 +428,6 @@ void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Tr
     const std::uint32_t* joint = s.joint.data() + 4 * g;
     float rot[4][4];  // [lane][x, y, z, w]
     float pos[3][4];  // [component][lane]
-#if defined(ASTERUNE_SSE2)
-    const __m128 tv = _mm_set1_ps(t);
-    const __m128 one = _mm_set1_ps(1.0f);
-    // Rotation: nlerp_or_slerp's blend factor, blend and normalization (the same operations on
-    // the same operands as the search path: bit for bit). A lane holds a when the factor is not
-    // positive (before the first key, or a held channel: its +inf times give NaN), b when it is 1.
-    {
-      const __m128 t0 = _mm_loadu_ps(G + kRotation + kT0), t1 = _mm_loadu_ps(G + kRotation + kT1);
-      const __m128 raw = _mm_div_ps(_mm_sub_ps(tv, t0), _mm_sub_ps(t1, t0));
-      const __m128 alpha = _mm_min_ps(raw, one);  // NaN -> 1, but those lanes hold a
-      const __m128 take_a = _mm_cmpngt_ps(raw, _mm_setzero_ps());
-      // b from the last key on (also a last segment of zero length, whose factor is NaN), or
-      // at a factor of 1 (slerp_shortest's exact end).
-      const __m128 take_b = _mm_or_ps(_mm_cmpge_ps(tv, t1), _mm_andnot_ps(take_a, _mm_cmpeq_ps(alpha, one)));
-      const __m128 r = _mm_sub_ps(one, alpha);
-      const __m128 s = _mm_xor_ps(alpha, _mm_loadu_ps(G + kRotation + kSign));
-      __m128 ax = _mm_loadu_ps(G + kRotation + kA), ay = _mm_loadu_ps(G + kRotation + kA + 4), az = _mm_loadu_ps(G + kRotation + kA + 8),
-             aw = _mm_loadu_ps(G + kRotation + kA + 12);
-      const __m128 bx = _mm_loadu_ps(G + kRotation + kB), by = _mm_loadu_ps(G + kRotation + kB + 4), bz = _mm_loadu_ps(G + kRotation + kB + 8),
-                   bw = _mm_loadu_ps(G + kRotation + kB + 12);
-      __m128 x = _mm_add_ps(_mm_mul_ps(r, ax), _mm_mul_ps(s, bx));
-      __m128 y = _mm_add_ps(_mm_mul_ps(r, ay), _mm_mul_ps(s, by));
-      __m128 z = _mm_add_ps(_mm_mul_ps(r, az), _mm_mul_ps(s, bz));
-      __m128 w = _mm_add_ps(_mm_mul_ps(r, aw), _mm_mul_ps(s, bw));
-      const __m128 len2 =
-          _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(w, w), _mm_mul_ps(x, x)), _mm_mul_ps(y, y)), _mm_mul_ps(z, z));
-      const __m128 inv = _mm_div_ps(one, _mm_sqrt_ps(len2));
-      x = _mm_mul_ps(x, inv);
-      y = _mm_mul_ps(y, inv);
-      z = _mm_mul_ps(z, inv);
-      w = _mm_mul_ps(w, inv);
-      const auto pick = [&](__m128 a, __m128 b, __m128 blend) {
-        const __m128 v = _mm_or_ps(_mm_and_ps(take_a, a), _mm_andnot_ps(take_a, blend));
-        return _mm_or_ps(_mm_and_ps(take_b, b), _mm_andnot_ps(take_b, v));
-      };
-      ax = pick(ax, bx, x);
-      ay = pick(ay, by, y);
-      az = pick(az, bz, z);
-      aw = pick(aw, bw, w);
-      _MM_TRANSPOSE4_PS(ax, ay, az, aw);  // now one quaternion (x, y, z, w) per register
-      _mm_storeu_ps(rot[0], ax);
-      _mm_storeu_ps(rot[1], ay);
-      _mm_storeu_ps(rot[2], az);
-      _mm_storeu_ps(rot[3], aw);
-      // Keys too far apart for nlerp: slerp, one lane at a time (rare).
-      const int slow = _mm_movemask_ps(_mm_andnot_ps(_mm_or_ps(take_a, take_b), _mm_loadu_ps(G + kRotation + kWide)));
-      if (slow) {
-        float al[4];
-        _mm_storeu_ps(al, alpha);
-        for (std::size_t l = 0; l < 4; ++l) {
-          if (!(slow & (1 << l))) continue;
-          const glm::quat a(G[kRotation + kA + 12 + l], G[kRotation + kA + l], G[kRotation + kA + 4 + l], G[kRotation + kA + 8 + l]);
-          const glm::quat b(G[kRotation + kB + 12 + l], G[kRotation + kB + l], G[kRotation + kB + 4 + l], G[kRotation + kB + 8 + l]);
-          const glm::quat q = slerp_shortest(a, b, al[l]);
-          rot[l][0] = q.x;
-          rot[l][1] = q.y;
-          rot[l][2] = q.z;
-          rot[l][3] = q.w;
-        }
-      }
-    }
-    // Translation: a + (b - a) * alpha; a when the factor is not positive, b from the last key on.
-    {
-      const __m128 t0 = _mm_loadu_ps(G + kTranslation + kT0), t1 = _mm_loadu_ps(G + kTranslation + kT1);
-      const __m128 raw = _mm_div_ps(_mm_sub_ps(tv, t0), _mm_sub_ps(t1, t0));
-      const __m128 alpha = _mm_min_ps(raw, one);
-      const __m128 take_a = _mm_cmpngt_ps(raw, _mm_setzero_ps());
-      const __m128 take_b = _mm_cmpge_ps(tv, t1);
-      for (std::size_t c = 0; c < 3; ++c) {
-        const __m128 a = _mm_loadu_ps(G + kTranslation + kA + 4 * c), b = _mm_loadu_ps(G + kTranslation + kB + 4 * c);
-        const __m128 blend = _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), alpha));
-        const __m128 v = _mm_or_ps(_mm_and_ps(take_a, a), _mm_andnot_ps(take_a, blend));
-        _mm_storeu_ps(pos[c], _mm_or_ps(_mm_and_ps(take_b, b), _mm_andnot_ps(take_b, v)));
-      }
-    }
-#else
-    // The same per lane (ASTERUNE_SCALAR_KERNELS or no SSE2): the same operations in the same order.
     for (std::size_t l = 0; l < 4; ++l) {
       const float raw = (t - G[kRotation + kT0 + l]) / (G[kRotation + kT1 + l] - G[kRotation + kT0 + l]);
       const float alpha = raw < 1.0f ? raw : 1.0f;
@@ -330,7 +458,6 @@ void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Tr
         pos[c][l] = t >= G[kTranslation + kT1 + l] ? pb : !(praw > 0.0f) ? pa : pa + (pb - pa) * palpha;
       }
     }
-#endif
     for (std::size_t l = 0; l < 4; ++l) {
       if (joint[l] == kNoJoint) break;  // padding lanes are last
       Transform& out = local[joint[l]];
@@ -339,5 +466,6 @@ void sample_key_stream(const KeyStream& s, const ClipCursor& cursor, float t, Tr
     }
   }
 }
+#endif
 
 }  // namespace asterune::detail

@@ -9,7 +9,9 @@
 // - Records: every key from the third on, ordered by the time it is first needed (the time of
 //   the key before it: entering segment k - 1 needs key k as its right end). Forward playback
 //   moves a position through them; each record shifts its lane's right key to the left and
-//   loads itself as the right key. After all records needed at or before t are applied, each
+//   loads itself as the right key. When a group's four lanes key a channel at the same times,
+//   that channel's keys are group records instead (a second stream with its own position): one
+//   record moves the four lanes' keys with four-float copies. After all records needed at or before t are applied, each
 //   lane's segment is the one std::upper_bound names (times[i] <= t < times[i + 1], clamped to
 //   the first and last segment), so the result is the search path's, bit for bit.
 // - Backwards (or a long jump forward): seek() sets every lane from a binary search instead.
@@ -43,15 +45,30 @@ struct KeyRecord {
   float value[4] = {};     // x, y, z, w (a translation uses x, y, z)
 };
 
+// The next key of all four lanes of a group's channel at once, for a group whose four lanes are
+// keyed at the same times: applied with four-float moves (the fields as the group stores them).
+struct alignas(16) GroupRecord {
+  std::uint32_t slot = 0;  // group * kGroupFloats + channel block
+  float time = 0.0f;       // the key's time (the same in every lane)
+  std::uint32_t pad[2] = {};
+  float value[16] = {};    // [component][lane] (a translation uses three components)
+  std::uint32_t sign[4] = {}, wide[4] = {};  // rotation, per lane: as KeyRecord
+};
+
 struct KeyStream {
   std::uint64_t id = 0;                // unique per compiled stream: a cursor knows whose state it holds
   std::size_t groups = 0;
   std::vector<std::uint32_t> joint;    // per lane: the target joint, or kNoJoint
   std::vector<std::int32_t> rot_track, pos_track;  // per lane: the track whose channel it streams, or -1 (holds)
-  std::vector<std::uint8_t> streamed;  // per target joint: 1 when its lane samples it
+  std::vector<float> coverage;         // per target joint: its coverage (1: a track with keys)
+  std::vector<std::uint32_t> others;   // the joints not streamed, ascending: sampled by search
   std::vector<float> initial;          // groups * kGroupFloats: every lane at its first segment
   std::vector<float> need;             // per record: the time it is needed at (non-decreasing)
   std::vector<KeyRecord> records;
+  // The channels of groups whose four lanes share key times: their keys as group records
+  // (not in `records`), ordered the same way. Channels of one lane are in one of the two streams.
+  std::vector<float> group_need;
+  std::vector<GroupRecord> group_records;
 };
 
 /// Compiles the stream of a validated clip bound by track_of_joint / defaults (setup time).

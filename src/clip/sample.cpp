@@ -292,14 +292,12 @@ void sample_joints(const Clip& clip, const ClipBinding& binding, float time, Wra
   const size_t n = static_cast<size_t>(binding.joint_count());  // callers checked the span sizes
   const float t = wrap_clip_time(time, clip.duration, wrap);
   std::uint32_t* hints = cursor ? cursor->keys.data() : nullptr;
-  // With a cursor, the joints of the compiled key stream are sampled from it (after the loop
-  // below, which samples the others by search); the clip must have the binding's track count.
+  // With a cursor, the joints of the compiled key stream are sampled from it, the others by
+  // search (below); the clip must have the binding's track count.
   const detail::KeyStream* stream = cursor ? binding.key_stream() : nullptr;
   if (stream && (stream->groups == 0 || cursor->lanes.size() != stream->initial.size() ||
                  clip.tracks.size() != static_cast<size_t>(binding.track_count())))
     stream = nullptr;
-  if (stream) detail::advance_key_stream(*stream, clip, t, *cursor);
-  const std::uint8_t* streamed = stream ? stream->streamed.data() : nullptr;
   const int* track_of = binding.track_of_joint().data();
   const Transform* defaults = binding.defaults().data();
   const ClipTrack* tracks = clip.tracks.data();
@@ -308,29 +306,45 @@ void sample_joints(const Clip& clip, const ClipBinding& binding, float time, Wra
   std::uint32_t scratch[2] = {0, 0};
   SegmentCache cache;
   std::uint32_t blends[kBlendBlock];
+  // Joint j by search (unbound: the default, coverage 0); true when its rotation is an nlerp
+  // blend still to be normalized.
+  const auto sample_joint = [&](size_t j) {
+    const int track = track_of[j];
+    if (track < 0 || static_cast<size_t>(track) >= track_count) {
+      out[j] = defaults[j];
+      coverage[j] = 0.0f;
+      return false;
+    }
+    const ClipTrack& tr = tracks[track];
+    std::uint32_t* h = hints ? hints + 2 * j : scratch;
+    if (!hints) h[0] = h[1] = 0;
+    coverage[j] = (tr.rotations.empty() && tr.translations.empty()) ? 0.0f : 1.0f;
+    return sample_channels(tr, t, defaults[j], out[j], h[0], h[1], cache);
+  };
+  if (stream) {
+    // The coverage of every joint is the binding's (compiled with the stream); the joints the
+    // stream does not carry are searched, then the stream's lanes are interpolated.
+    detail::advance_key_stream(*stream, clip, t, *cursor);
+    std::memcpy(coverage.data(), stream->coverage.data(), n * sizeof(float));
+    const std::uint32_t* others = stream->others.data();
+    const size_t count = stream->others.size();
+    for (size_t begin = 0; begin < count; begin += kBlendBlock) {
+      const size_t end = std::min(count, begin + kBlendBlock);
+      size_t blend_count = 0;
+      for (size_t i = begin; i < end; ++i)
+        if (sample_joint(others[i])) blends[blend_count++] = others[i];
+      normalize_blends(out, blends, blend_count);
+    }
+    detail::sample_key_stream(*stream, *cursor, t, out);
+    return;
+  }
   for (size_t begin = 0; begin < n; begin += kBlendBlock) {
     const size_t end = std::min(n, begin + kBlendBlock);
     size_t blend_count = 0;
-    for (size_t j = begin; j < end; ++j) {
-      const int track = track_of[j];
-      if (track < 0 || static_cast<size_t>(track) >= track_count) {
-        out[j] = defaults[j];
-        coverage[j] = 0.0f;
-        continue;
-      }
-      if (streamed && streamed[j]) {
-        coverage[j] = 1.0f;  // a streamed joint's track has keys
-        continue;
-      }
-      const ClipTrack& tr = tracks[track];
-      std::uint32_t* h = hints ? hints + 2 * j : scratch;
-      if (!hints) h[0] = h[1] = 0;
-      if (sample_channels(tr, t, defaults[j], out[j], h[0], h[1], cache)) blends[blend_count++] = static_cast<std::uint32_t>(j);
-      coverage[j] = (tr.rotations.empty() && tr.translations.empty()) ? 0.0f : 1.0f;
-    }
+    for (size_t j = begin; j < end; ++j)
+      if (sample_joint(j)) blends[blend_count++] = static_cast<std::uint32_t>(j);
     normalize_blends(out, blends, blend_count);
   }
-  if (stream) detail::sample_key_stream(*stream, *cursor, t, out);
 }
 
 }  // namespace

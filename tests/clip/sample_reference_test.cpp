@@ -242,14 +242,14 @@ struct Fixture {
 };
 
 // `joints` joints; joint j is driven by track (j * 7) % tracks, or none for every fifth joint.
-Fixture make_fixture(int joints, int first_kind, std::uint32_t seed) {
+Fixture make_fixture(int joints, int first_kind, std::uint32_t seed, int kind_step = 1) {
   Fixture f;
   Lcg rng{seed};
   f.clip.name = "reference";
   f.clip.duration = 1.0f;
   const int tracks = std::max(1, joints - joints / 5);
   for (int k = 0; k < tracks; ++k) {
-    f.clip.tracks.push_back(make_track(rng, first_kind + k, f.clip.duration));
+    f.clip.tracks.push_back(make_track(rng, first_kind + k * kind_step, f.clip.duration));
     f.clip.tracks.back().name = "t" + std::to_string(k);
   }
   std::vector<int> track_of(static_cast<size_t>(joints), -1);
@@ -369,4 +369,36 @@ TEST_CASE("a cursor's key stream follows forward play, loops, reversals and a sw
     }
   }
   CHECK(compared == 29 * 660);
+}
+
+TEST_CASE("a key stream's groups keyed at the same times advance four lanes at once, bit for bit",
+          "[clip][sample][cursor]") {
+  // rule P2: when the four joints of a lane group key a channel at the same times (here every
+  // track: both channels on one grid, as in BVH clips and the benchmark), that channel advances
+  // by four-lane records; the result is still the plain formulation's. One cursor alternates
+  // with a binding whose groups mostly advance lane by lane.
+  const Fixture a = make_fixture(37, 0, 2468u, 16), b = make_fixture(37, 0, 1357u);
+  REQUIRE(a.binding.key_stream() != nullptr);
+  ClipCursor cursor = make_clip_cursor(a.binding);
+  std::vector<Transform> got(37), want(37);
+  std::vector<float> cov(37);
+  std::vector<float> times;
+  for (int f = 0; f < 300; ++f) times.push_back(static_cast<float>(f) / 60.0f);   // forward, loops
+  for (int f = 0; f < 200; ++f) times.push_back(static_cast<float>(f) * 0.0071f);  // off the grid, slower
+  for (int f = 0; f < 40; ++f) times.push_back(1.5f - static_cast<float>(f) / 30.0f);  // backwards
+  for (float t : {0.0f, 1.0f / 30.0f, 0.5f, 0.9999f, 1.0f}) times.push_back(t);  // on keys, at the end
+  int compared = 0;
+  for (size_t i = 0; i < times.size(); ++i) {
+    const Fixture& f = (i / 151) % 2 == 0 ? a : b;
+    const float t = wrap_clip_time(times[i], f.clip.duration, WrapMode::kLoop);
+    REQUIRE(sample_clip(f.clip, f.binding, times[i], WrapMode::kLoop, cursor, got, cov));
+    for (size_t j = 0; j < 37; ++j) {
+      const int k = f.binding.track_of(static_cast<int>(j));
+      want[j] = k >= 0 ? ref_sample(f.clip.tracks[static_cast<size_t>(k)], t, f.defaults[j]) : f.defaults[j];
+      INFO("sample " << i << " time " << times[i] << " joint " << j);
+      REQUIRE(std::memcmp(&got[j], &want[j], sizeof(Transform)) == 0);
+      ++compared;
+    }
+  }
+  CHECK(compared == 37 * 545);
 }

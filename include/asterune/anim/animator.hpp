@@ -191,7 +191,9 @@ class Animator {
   // Per-track state and scratch, composition order, inertial offsets: defined by
   // src/anim/animator.cpp (the implementer owns this section).
   struct Track;
-  void compose_samples(std::span<Transform> local, std::span<float> coverage) const;
+  // Writes the composed pose, and the same transforms into `history` unless it is null.
+  // Returns false when additive layers changed `local` after `history` was written.
+  bool compose_samples(std::span<Transform> local, std::span<float> coverage, Transform* history) const;
   // One decaying offset of an inertial transition (rule AN8): x(t) along `axis` (an angle in
   // radians for a rotation, studs for a position), Bollo's quintic reaching 0 at t1.
   struct Decay {
@@ -206,8 +208,9 @@ class Animator {
   std::vector<int> override_order_;  // non-additive tracks, highest priority first, then build order
   std::vector<int> level_end_;       // per level of override_order_: one past its last entry
   std::vector<int> additive_order_;  // additive tracks, ascending priority, then build order
-  // The last two outputs (inertial capture) and the dt between them.
-  std::vector<Transform> last_out_, prev_out_;
+  // The last two outputs (inertial capture) and the dt between them; next_out_ receives this
+  // frame's output from the composition, then the three rotate (no copy per frame).
+  std::vector<Transform> last_out_, prev_out_, next_out_;
   float last_dt_ = 0.0f;
   bool has_last_ = false, has_prev_ = false;
   // Inertial transition state (rule AN8).

@@ -56,7 +56,8 @@ struct ClipCursor {
   // or a long jump sets every segment by search instead.
   std::vector<float> lanes;
   std::uint64_t stream_id = 0;  // the stream the lanes belong to (0: none yet)
-  std::uint32_t stream_position = 0;
+  std::uint32_t stream_position = 0;  // in the one-lane records
+  std::uint32_t group_position = 0;   // in the four-lane records
   float stream_time = 0.0f;
 };
 
