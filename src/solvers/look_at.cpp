@@ -6,6 +6,7 @@
 #include "asterune/math/scalar.hpp"
 #include "asterune/math/transform.hpp"
 #include "look_at_one_joint.hpp"
+#include "look_at_pitch.hpp"
 
 namespace asterune {
 namespace {
@@ -227,33 +228,7 @@ bool clamped_parallax_turn(const LookAtFrame& f, const glm::vec3& pivot, const g
     c = (cb_ * cb + ca * sb) * inv_r;
     s = (ca * cb - cb_ * sb) * inv_r;
   }
-  // Newton on G: dp = -G / G', with G' H = -(du s + dh c + c k) H + s k x' (one division).
-  // (c, s) turns by dp through the series of cos and sin to dp^4, exact to float for the steps
-  // taken here (|dp| < 0.05: the truncation is below 3e-9), so no renormalization is needed.
-  for (int step = 0; step < 3; ++step) {
-    const float x = dh - al * c + be * s;
-    const float hl = std::sqrt(x * x + zz);
-    const float k = hl - x;
-    const float g = du * c - (dh + k) * s - be;
-    const float dgh = -(du * s + dh * c + c * k) * hl + s * k * (al * s + be * c);
-    if (!(dgh < -1e-6f * hl) || !(hl > 1e-6f)) return false;  // G falls through its root when the target is ahead
-    const float dp = -g * hl / dgh;
-    if (!(std::fabs(dp) < 0.05f)) return false;
-    const float dp2 = dp * dp;
-    const float cos_dp = 1.0f - dp2 * (0.5f - dp2 * (1.0f / 24.0f));
-    const float sin_dp = dp * (1.0f - dp2 * (1.0f / 6.0f));
-    const float nc = c * cos_dp - s * sin_dp;
-    s = s * cos_dp + c * sin_dp;
-    c = nc;
-    // Quadratic convergence: below 3e-4 the next correction is under float rounding.
-    if (std::fabs(dp) < 3e-4f) break;
-  }
-  if (!std::isfinite(s) || !(c > 0.0f)) return false;
-  const float sl = std::clamp(std::clamp(s, f.sin_pitch_low, f.sin_pitch_high), -f.sin_pitch_max, f.sin_pitch_max);
-  if (sl != s) {
-    s = sl;
-    c = std::sqrt(std::max(0.0f, 1.0f - s * s));
-  }
+  if (!detail::refine_clamped_pitch(f, dh, du, al, be, zz, c, s)) return false;
   // The turn: pitch about a by (p - facing pitch) after the yaw about up from fh to h, each a
   // half-vector quaternion, multiplied out (a x up = -h): |yaw| |pitch| = 2 sqrt((1 + cd)(1 + ce)).
   const float cd = fhz * w0.heading_z + fhx * w0.heading_x;

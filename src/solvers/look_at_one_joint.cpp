@@ -5,6 +5,7 @@
 
 #include "asterune/math/scalar.hpp"
 #include "math/atan2_poly.hpp"
+#include "look_at_pitch.hpp"
 
 // Everything here is in the frame's coordinates (x along side, z along forward, u along up),
 // so a cross product with up or a heading is two numbers, and the turned eye, the turned facing
@@ -139,29 +140,7 @@ bool clamped_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const Fc
     c = (cb_ * rcb + ca * be) * inv_r2;
     s = (ca * rcb - cb_ * be) * inv_r2;
   }
-  for (int step = 0; step < 3; ++step) {
-    const float x = dh - al * c + be * s;
-    const float hl = std::sqrt(x * x + zz);
-    const float k = hl - x;
-    const float g = du * c - (dh + k) * s - be;
-    const float dgh = -(du * s + dh * c + c * k) * hl + s * k * (al * s + be * c);
-    if (!(dgh < -1e-6f * hl) || !(hl > 1e-6f)) return false;
-    const float dp = -g * hl / dgh;
-    if (!(std::fabs(dp) < 0.05f)) return false;
-    const float dp2 = dp * dp;
-    const float cos_dp = 1.0f - dp2 * (0.5f - dp2 * (1.0f / 24.0f));
-    const float sin_dp = dp * (1.0f - dp2 * (1.0f / 6.0f));
-    const float nc = c * cos_dp - s * sin_dp;
-    s = s * cos_dp + c * sin_dp;
-    c = nc;
-    if (std::fabs(dp) < 3e-4f) break;
-  }
-  if (!std::isfinite(s) || !(c > 0.0f)) return false;
-  const float sl = std::clamp(std::clamp(s, f.sin_pitch_low, f.sin_pitch_high), -f.sin_pitch_max, f.sin_pitch_max);
-  if (sl != s) {
-    s = sl;
-    c = std::sqrt(std::max(0.0f, 1.0f - s * s));
-  }
+  if (!refine_clamped_pitch(f, dh, du, al, be, zz, c, s)) return false;
   // The direction wanted from the turned eye, which sits at (al c - be s, oa, al s + be c) in
   // (h, a, up) about the pivot: it must be clamped to the same limit, with the facing's pitch.
   const float x = dh - al * c + be * s;
