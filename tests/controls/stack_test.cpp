@@ -30,6 +30,28 @@ ControlDesc named_arm(const std::string& name, const glm::vec3& target, int prio
   return d;
 }
 
+// Feet on both R15 legs at priority 0, smoothed over 0.05 s; `pelvis`: with the pelvis drop.
+ControlDesc both_feet(bool pelvis) {
+  ControlDesc feet;
+  feet.name = "Feet";
+  feet.priority = 0;
+  feet.smooth_time = 0.05f;
+  FeetSettings fs;
+  fs.legs = {FeetLeg{"LeftUpperLeg", "LeftFoot", {}}, FeetLeg{"RightUpperLeg", "RightFoot", {}}};
+  fs.pelvis = pelvis;
+  feet.settings = fs;
+  return feet;
+}
+
+// An unsmoothed look-at at priority 2 on a point half a stud ahead of the left hand.
+ControlDesc look_at_left_hand() {
+  ControlDesc look = look_at_control("Look", {});
+  look.priority = 2;
+  look.smooth_time = 0.0f;
+  look.target = target_on_part("LeftHand", {0.0f, 0.0f, -0.5f});
+  return look;
+}
+
 }  // namespace
 
 TEST_CASE("controls run by ascending priority, ties in insertion order", "[stack]") {
@@ -441,18 +463,9 @@ TEST_CASE("the stack's subtree refreshes give each control what a full placement
   g.planes.push_back(slope);
   const Ground ground = build_ground(g).value();
 
-  ControlDesc feet;
-  feet.name = "Feet";
-  feet.priority = 0;
-  feet.smooth_time = 0.05f;
-  FeetSettings fs;
-  fs.legs = {FeetLeg{"LeftUpperLeg", "LeftFoot", {}}, FeetLeg{"RightUpperLeg", "RightFoot", {}}};
-  feet.settings = fs;
-  ControlDesc arm = named_arm("Arm", kTargetA, 1);
-  ControlDesc look = look_at_control("Look", {});
-  look.priority = 2;
-  look.smooth_time = 0.0f;
-  look.target = target_on_part("LeftHand", {0.0f, 0.0f, -0.5f});
+  const ControlDesc feet = both_feet(true);
+  const ControlDesc arm = named_arm("Arm", kTargetA, 1);
+  const ControlDesc look = look_at_left_hand();
   ControlDesc tail;
   tail.name = "Swing";
   tail.priority = 3;
@@ -531,19 +544,9 @@ TEST_CASE("a stack led by feet that bend only the legs, or do not run, leaves la
   g.boxes.push_back(step);
   const Ground ground = build_ground(g).value();
 
-  ControlDesc feet;
-  feet.name = "Feet";
-  feet.priority = 0;
-  feet.smooth_time = 0.05f;
-  FeetSettings fs;
-  fs.legs = {FeetLeg{"LeftUpperLeg", "LeftFoot", {}}, FeetLeg{"RightUpperLeg", "RightFoot", {}}};
-  fs.pelvis = false;
-  feet.settings = fs;
-  ControlDesc arm = named_arm("Arm", kTargetA, 1);
-  ControlDesc look = look_at_control("Look", {});
-  look.priority = 2;
-  look.smooth_time = 0.0f;
-  look.target = target_on_part("LeftHand", {0.0f, 0.0f, -0.5f});
+  const ControlDesc feet = both_feet(false);
+  const ControlDesc arm = named_arm("Arm", kTargetA, 1);
+  const ControlDesc look = look_at_left_hand();
   const std::vector<ControlDesc> all{feet, arm, look};
 
   Character lazy;
