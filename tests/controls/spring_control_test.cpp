@@ -493,3 +493,33 @@ TEST_CASE("spring: weight back after 2 s at zero starts from rest, not from wher
     CHECK(max_distance(ch.tail_points(), fresh.tail_points()) < 1e-6f);
   }
 }
+
+TEST_CASE("spring: zero, negative and NaN frames between moving frames leave the S9 inputs' curve unpoisoned", "[spring]") {
+  // The chain's root travels on a circle (the between-frame curve of rule S9 has work to do);
+  // bad frame times (S3: they step nothing) must neither poison the pose nor bend the next
+  // frames' curve: the run with them ends where the run without them ends.
+  auto run = [](bool with_bad_frames) {
+    Tailed ch;
+    auto s = ch.stack({spring_control(tail_settings(30.0f, 2.0f, {0.0f, -40.0f, 0.0f}))});
+    const float bad[] = {0.0f, -1.0f, kNan, 0.0f};
+    for (int f = 0; f < 90; ++f) {
+      const float t = static_cast<float>(f) / 60.0f;
+      ch.root = Transform::from_position({2.0f * std::cos(3.0f * t), 3.0f, 2.0f * std::sin(3.0f * t)});
+      reset_pose(ch.pose.local_span(), ch.pose.coverage_span());
+      ch.update(s, 1.0f / 60.0f, t);
+      if (with_bad_frames && f % 20 == 10) {
+        for (float dt : bad) {
+          reset_pose(ch.pose.local_span(), ch.pose.coverage_span());
+          ch.update(s, dt, t);
+          for (const glm::vec3& p : ch.tail_points()) REQUIRE(std::isfinite(p.x + p.y + p.z));
+        }
+      }
+    }
+    return ch.tail_points();
+  };
+  const auto clean = run(false);
+  const auto with_bad = run(true);
+  for (const glm::vec3& p : with_bad) REQUIRE(std::isfinite(p.x + p.y + p.z));
+  INFO("end of the run, with against without the bad frames: " << max_distance(with_bad, clean) << " studs");
+  CHECK(max_distance(with_bad, clean) < 1e-4f);
+}
