@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
       ->type_name("RIG");
   app.add_option("--pose", opt.pose, "asterune.pose/1 file to use instead of the scene's pose")->type_name("FILE");
   app.add_option("--clip", opt.clip,
-                 "animation clip (.bvh, .gltf, .glb, or a Roblox KeyframeSequence .rbxmx) to play instead of the "
+                 "animation clip (.bvh, .gltf, .glb, or a Roblox KeyframeSequence or CurveAnimation .rbxmx) to play instead of the "
                  "scene's: natively when its track names are the rig's, else retargeted with automatic humanoid "
                  "mapping (or the scene's retarget block; a KeyframeSequence plays natively only). "
                  "Without a scene or --frames, the whole clip is played once at --dt")

@@ -135,9 +135,17 @@ float evaluate_float_curve(std::span<const FloatCurveKey> keys, float time) {
          (s3 - s2) * d * l;
 }
 
-float float_curve_slope(std::span<const FloatCurveKey> keys, float time) {
-  if (keys.size() < 2 || !(time >= keys.front().time) || !(time < keys.back().time)) return 0.0f;
-  const size_t i = segment_of(keys, time);
+namespace {
+// The slope of the segment after `time` (left: the one before, so at a key the slope the
+// previous segment ends with).
+float slope_at(std::span<const FloatCurveKey> keys, float time, bool left) {
+  if (keys.size() < 2) return 0.0f;
+  if (left ? !(time > keys.front().time) || !(time <= keys.back().time)
+           : !(time >= keys.front().time) || !(time < keys.back().time))
+    return 0.0f;
+  size_t i = segment_of(keys, time);
+  if (left && i > 0 && keys[i].time == time) --i;
+  if (i + 1 >= keys.size()) i = keys.size() - 2;
   const FloatCurveKey& a = keys[i];
   const FloatCurveKey& b = keys[i + 1];
   const float d = b.time - a.time;
@@ -152,6 +160,9 @@ float float_curve_slope(std::span<const FloatCurveKey> keys, float time) {
   return ((6 * s2 - 6 * s) * a.value + (-6 * s2 + 6 * s) * b.value) / d + (3 * s2 - 4 * s + 1) * r +
          (3 * s2 - 2 * s) * l;
 }
+}  // namespace
+
+float float_curve_slope(std::span<const FloatCurveKey> keys, float time) { return slope_at(keys, time, false); }
 
 std::string encode_float_curve(std::span<const FloatCurveKey> keys) {
   std::string out;
@@ -379,46 +390,48 @@ Clip curve_animation_clip(const CurveAnimationFile& file) {
     track.name = name_count[j.name] > 1 ? parent + "/" + j.name : j.name;
     track.rotation_interpolation = track.translation_interpolation = Interpolation::kCubicSpline;
     glm::quat previous(1.0f, 0.0f, 0.0f, 0.0f);
+    const int* ax = kOrderAxes[static_cast<int>(j.order) % 6];
     for (size_t i = 0; i < times.size(); ++i) {
       const float t = times[i];
-      glm::vec3 p(0.0f), dp(0.0f), a(0.0f), da(0.0f);
+      // Values, and slopes on both sides (they differ at a key: Left and RightTangent).
+      glm::vec3 p(0.0f), a(0.0f), dp[2] = {glm::vec3(0.0f), glm::vec3(0.0f)}, da[2] = {glm::vec3(0.0f), glm::vec3(0.0f)};
       for (int c = 0; c < 3; ++c) {
         const auto uc = static_cast<size_t>(c);
-        if (j.has_position) {
-          p[c] = evaluate_float_curve(j.position[uc], t);
-          dp[c] = float_curve_slope(j.position[uc], t);
-        }
-        if (j.has_rotation) {
-          a[c] = evaluate_float_curve(j.rotation[uc], t);
-          da[c] = float_curve_slope(j.rotation[uc], t);
+        if (j.has_position) p[c] = evaluate_float_curve(j.position[uc], t);
+        if (j.has_rotation) a[c] = evaluate_float_curve(j.rotation[uc], t);
+        for (int side = 0; side < 2; ++side) {
+          if (j.has_position) dp[side][c] = slope_at(j.position[uc], t, side == 0);
+          if (j.has_rotation) da[side][c] = slope_at(j.rotation[uc], t, side == 0);
         }
       }
-      // q = q1 q2 q3 (the order's axes); dq/dt = sum of q1..(qk * (0, da_k axis_k / 2))..q3.
-      const int* ax = kOrderAxes[static_cast<int>(j.order) % 6];
+      // q = q1 q2 q3 (the order's axes); dq/dt = sum over k of q1..(qk * (0, da_k axis_k / 2))..q3.
       glm::quat f[3];
       for (int k = 0; k < 3; ++k) f[k] = glm::angleAxis(a[ax[k]], axis(ax[k]));
       glm::quat q = f[0] * f[1] * f[2];
-      glm::quat dq(0.0f, 0.0f, 0.0f, 0.0f);
-      for (int k = 0; k < 3; ++k) {
-        glm::quat g[3] = {f[0], f[1], f[2]};
-        const glm::vec3 w = 0.5f * da[ax[k]] * axis(ax[k]);
-        g[k] = g[k] * glm::quat(0.0f, w.x, w.y, w.z);
-        const glm::quat term = g[0] * g[1] * g[2];
-        dq = glm::quat(dq.w + term.w, dq.x + term.x, dq.y + term.y, dq.z + term.z);
+      glm::quat dq[2];
+      for (int side = 0; side < 2; ++side) {
+        dq[side] = glm::quat(0.0f, 0.0f, 0.0f, 0.0f);
+        for (int k = 0; k < 3; ++k) {
+          glm::quat g[3] = {f[0], f[1], f[2]};
+          const glm::vec3 w = 0.5f * da[side][ax[k]] * axis(ax[k]);
+          g[k] = g[k] * glm::quat(0.0f, w.x, w.y, w.z);
+          const glm::quat term = g[0] * g[1] * g[2];
+          dq[side] = glm::quat(dq[side].w + term.w, dq[side].x + term.x, dq[side].y + term.y, dq[side].z + term.z);
+        }
       }
       if (i > 0 && glm::dot(q, previous) < 0.0f) {  // one hemisphere along time
         q = -q;
-        dq = glm::quat(-dq.w, -dq.x, -dq.y, -dq.z);
+        for (glm::quat& d : dq) d = glm::quat(-d.w, -d.x, -d.y, -d.z);
       }
       previous = q;
       track.rotation_times.push_back(t);
       track.rotations.push_back(q);
-      track.rotation_in_tangents.push_back(dq);
-      track.rotation_out_tangents.push_back(dq);
+      track.rotation_in_tangents.push_back(dq[0]);
+      track.rotation_out_tangents.push_back(dq[1]);
       track.translation_times.push_back(t);
       track.translations.push_back(p);
-      track.translation_in_tangents.push_back(dp);
-      track.translation_out_tangents.push_back(dp);
+      track.translation_in_tangents.push_back(dp[0]);
+      track.translation_out_tangents.push_back(dp[1]);
     }
     clip.tracks.push_back(std::move(track));
   }
