@@ -22,7 +22,11 @@ using detail::LoadError;
 constexpr std::uint32_t kValuesVersion = 2;  // the first word public writers use
 constexpr std::uint32_t kTimesVersion = 1;   // the word before the times
 constexpr size_t kKeyBytes = 14;             // u8 interpolation, u8 flags, 3 x f32
-constexpr float kBakeRate = 240.0f;          // curve_animation_clip: samples a second, at least
+constexpr float kBakeRate = 240.0f;          // curve_animation_clip: samples a second, at least,
+constexpr int kMaxBakePieces = 960;          // up to 4 s segments (longer ones more sparsely: bounded work)
+// Largest value or tangent a key may hold: a joint offset in studs or an angle in radians far
+// beyond any rig, so the Hermite and the baked clip stay finite (docs/formats.md "Limits").
+constexpr float kMaxCurveNumber = 1e6f;
 
 void put_u32(std::string& out, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xffu));
@@ -203,8 +207,9 @@ Result<std::vector<FloatCurveKey>> decode_float_curve(std::string_view b) {
     k.value = get_f32(b, at + 2);
     k.left_tangent = k.has_left ? get_f32(b, at + 6) : 0.0f;
     k.right_tangent = k.has_right ? get_f32(b, at + 10) : 0.0f;
-    if (!std::isfinite(k.value) || !std::isfinite(k.left_tangent) || !std::isfinite(k.right_tangent))
-      return make_error("ValuesAndTimes: key " + std::to_string(i) + " has a nonfinite value or tangent");
+    if (!(std::fabs(k.value) <= kMaxCurveNumber) || !(std::fabs(k.left_tangent) <= kMaxCurveNumber) ||
+        !(std::fabs(k.right_tangent) <= kMaxCurveNumber))
+      return make_error("ValuesAndTimes: key " + std::to_string(i) + " has a value or tangent that is not finite or beyond 1e6");
   }
   const std::uint32_t m = get_u32(b, at + 4);
   if (m != n) return make_error("ValuesAndTimes: " + std::to_string(m) + " times for " + std::to_string(n) + " values");
@@ -380,7 +385,8 @@ Clip curve_animation_clip(const CurveAnimationFile& file) {
     // Sample times: every key time and evenly between, at least kBakeRate a second.
     std::vector<float> times;
     for (size_t i = 0; i + 1 < knots.size(); ++i) {
-      const int pieces = std::max(1, static_cast<int>(std::ceil((knots[i + 1] - knots[i]) * kBakeRate)));
+      const float span = (knots[i + 1] - knots[i]) * kBakeRate;
+      const int pieces = span < static_cast<float>(kMaxBakePieces) ? std::max(1, static_cast<int>(std::ceil(span))) : kMaxBakePieces;
       for (int p = 0; p < pieces; ++p)
         times.push_back(knots[i] + (knots[i + 1] - knots[i]) * static_cast<float>(p) / static_cast<float>(pieces));
     }

@@ -64,8 +64,8 @@ float evaluate_float_curve(std::span<const FloatCurveKey> keys, float time);
 float float_curve_slope(std::span<const FloatCurveKey> keys, float time);
 
 /// ValuesAndTimes bytes of `keys` (times rounded to ticks) and back. decode fails with a reason
-/// on a short or overlong buffer, an unknown interpolation, a count mismatch, a nonfinite value
-/// or tangent, or times that do not increase.
+/// on a short or overlong buffer, an unknown interpolation, a count mismatch, a value or tangent
+/// that is not finite or beyond 1e6 in magnitude, or times that do not increase.
 std::string encode_float_curve(std::span<const FloatCurveKey> keys);
 Result<std::vector<FloatCurveKey>> decode_float_curve(std::string_view bytes);
 
@@ -105,8 +105,9 @@ Result<CurveAnimationFile> read_curve_animation_file(const std::filesystem::path
 /// The clip that plays the CurveAnimation: one track per animated joint Folder (named by it,
 /// "Parent/Child" when the name appears under two parents, rule R6), rotation and translation
 /// as glTF-style cubic splines sampled from the curves at every key time and at least 240 times
-/// a second between (each sample with the curves' exact derivative), so sampling the clip
-/// follows the curves to well under a millimetre. duration = the file's.
+/// a second between (each sample with the curves' exact derivatives on both sides; a segment
+/// longer than 4 s gets 960 samples), so sampling the clip follows the curves to well under a
+/// millimetre. duration = the file's.
 Clip curve_animation_clip(const CurveAnimationFile& file);
 
 /// A Roblox animation .rbxmx as a clip: a CurveAnimation (when the document's first animation
