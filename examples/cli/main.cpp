@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
   app.add_option("--clip", opt.clip,
                  "animation clip (.bvh, .gltf, .glb, or a Roblox KeyframeSequence or CurveAnimation .rbxmx) to play instead of the "
                  "scene's: natively when its track names are the rig's, else retargeted with automatic humanoid "
-                 "mapping (or the scene's retarget block; a KeyframeSequence plays natively only). "
+                 "mapping (or the scene's retarget block; a Roblox .rbxmx made on another built-in rig retargets from it). "
                  "Without a scene or --frames, the whole clip is played once at --dt")
       ->type_name("FILE");
   app.add_option("--frames", opt.frames, "number of frames to run (default: the scene's, else 1; demo 60)")
