@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "asterune/io/curve_animation.hpp"
 #include "asterune/io/gltf_writer.hpp"
 #include "asterune/io/key_reduction.hpp"
 
@@ -42,7 +43,9 @@ std::vector<ClipMarker> frame_markers(std::span<const io::FrameRecord> frames) {
 
 }  // namespace
 
-std::string out_formats() { return ".rbxmx (Roblox KeyframeSequence), .glb or .gltf (glTF 2.0)"; }
+std::string out_formats() {
+  return ".rbxmx (Roblox KeyframeSequence, or CurveAnimation with --rbxmx-kind curves), .glb or .gltf (glTF 2.0)";
+}
 
 void check_out_path(const std::string& path) {
   const std::string ext = lower_extension(path);
@@ -64,7 +67,16 @@ OutReport write_out_file(const std::string& path, const Run& run, std::span<cons
     report = OutReport{r.keys_before, r.keys_after, r.max_error};
     return r;
   };
-  if (ext == ".rbxmx") {
+  if (ext == ".rbxmx" && options.curves) {  // rule F8
+    io::CurveAnimationOptions c;
+    c.name = std::filesystem::path(path).stem().string();
+    c.loop = options.loop;
+    c.priority = options.priority;
+    const io::KeyTracks tracks = io::curve_animation_tracks(run.rig, frames);
+    const io::KeyReduction r = reduce(tracks, io::KeyCurve::kEulerCubic);
+    const Status s = io::write_curve_animation_file(path, run.rig, tracks, r, c);
+    if (!s) throw CliError(s.message());
+  } else if (ext == ".rbxmx") {
     io::KeyframeSequenceOptions k;
     k.name = std::filesystem::path(path).stem().string();
     k.loop = options.loop;

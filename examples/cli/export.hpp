@@ -15,7 +15,8 @@ namespace asterune::cli {
 
 /// Settings of the --out formats (each format uses the ones that apply to it).
 struct OutOptions {
-  bool loop = false;                                             // --loop (KeyframeSequence.Loop)
+  bool loop = false;                                             // --loop (KeyframeSequence / CurveAnimation Loop)
+  bool curves = false;  // --rbxmx-kind curves: .rbxmx as a CurveAnimation (rule F8) instead of a KeyframeSequence
   io::AnimationPriority priority = io::AnimationPriority::kAction;  // --priority (KeyframeSequence)
   float tolerance = kDefaultTolerance;  // --tolerance (studs, rule F7); 0 keeps every key (not from the command line)
   static constexpr float kDefaultTolerance = 0.005f;

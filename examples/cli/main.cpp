@@ -3,9 +3,12 @@
 //                                       tracking a target (look-at); last frame as a table
 //   asterune-solve SCENE.json [flags]   run an asterune.scene/1 file; flags override its values
 // Exit status: 0 on success, 2 on bad arguments or a bad file (one line on stderr).
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -36,6 +39,7 @@ struct Options {
   std::string out;
   bool loop = false;
   std::string priority = "Action";
+  std::string rbxmx_kind = "keyframes";  // --rbxmx-kind: keyframes (KeyframeSequence) or curves (CurveAnimation)
   bool bake = false;
   std::optional<std::string> tolerance;  // --tolerance STUDS (checked in run_main: one line, exit 2)
 };
@@ -55,6 +59,11 @@ float parse_tolerance(const std::string& text) {
 
 int run_main(const Options& opt) {
   if (opt.tolerance) parse_tolerance(*opt.tolerance);  // a bad value fails before the run
+  if (opt.rbxmx_kind != "keyframes") {
+    std::string ext = std::filesystem::path(opt.out).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (ext != ".rbxmx") throw CliError("--rbxmx-kind " + opt.rbxmx_kind + ": needs --out FILE.rbxmx (got " + opt.out + ")");
+  }
   cli::Run run = cli::make_run(run_request(opt));
   for (const std::string& w : run.warnings) std::cerr << "asterune-solve: note: " << w << "\n";
   int first = run.frames - 1, last = run.frames - 1;
@@ -105,6 +114,7 @@ int run_main(const Options& opt) {
     cli::OutOptions o;
     o.loop = opt.loop;
     o.priority = io::parse_animation_priority(opt.priority).value_or(io::AnimationPriority::kAction);
+    o.curves = opt.rbxmx_kind == "curves";
     if (opt.tolerance) o.tolerance = parse_tolerance(*opt.tolerance);
     const cli::OutReport r = cli::write_out_file(opt.out, run, recorded, o);
     std::cerr << "asterune-solve: " << opt.out << ": " << r.keys_before << " keys reduced to " << r.keys_after << " ("
@@ -143,9 +153,9 @@ int main(int argc, char** argv) {
       ->type_name("RIG");
   app.add_option("--pose", opt.pose, "asterune.pose/1 file to use instead of the scene's pose")->type_name("FILE");
   app.add_option("--clip", opt.clip,
-                 "animation clip (.bvh, .gltf, .glb, or a Roblox KeyframeSequence .rbxmx) to play instead of the "
+                 "animation clip (.bvh, .gltf, .glb, or a Roblox KeyframeSequence or CurveAnimation .rbxmx) to play instead of the "
                  "scene's: natively when its track names are the rig's, else retargeted with automatic humanoid "
-                 "mapping (or the scene's retarget block; a KeyframeSequence plays natively only). "
+                 "mapping (or the scene's retarget block; a Roblox .rbxmx made on another built-in rig retargets from it). "
                  "Without a scene or --frames, the whole clip is played once at --dt")
       ->type_name("FILE");
   app.add_option("--frames", opt.frames, "number of frames to run (default: the scene's, else 1; demo 60)")
@@ -178,8 +188,9 @@ int main(int argc, char** argv) {
                              "also write every solved frame of the run to FILE, format by extension: .rbxmx = Roblox "
                              "KeyframeSequence (Keyframes at the frame times that key a joint after the --tolerance key "
                              "reduction, Pose CFrame = the joint's T as the reduction fits it, Weight 1, easing Linear or "
-                             "CubicV2 per segment as the reduction picks it) for Roblox Studio's Animation Editor; "
-                             ".glb / .gltf = glTF 2.0 (CUBICSPLINE keys)")
+                             "CubicV2 per segment as the reduction picks it) for Roblox Studio's Animation Editor, or "
+                             "with --rbxmx-kind curves a Roblox CurveAnimation (per joint Position and XYZ Euler "
+                             "Rotation FloatCurves of cubic keys); .glb / .gltf = glTF 2.0 (CUBICSPLINE keys)")
                   ->type_name("FILE");
   app.add_option("--tolerance", opt.tolerance,
                  "with --out: keys are removed per joint while every part's world position, at every frame and "
@@ -187,9 +198,16 @@ int main(int argc, char** argv) {
                  "reports the keys before and after")
       ->type_name("STUDS")
       ->needs(out);
-  app.add_flag("--loop", opt.loop, "with --out FILE.rbxmx: KeyframeSequence.Loop = true (default false)")->needs(out);
+  app.add_option("--rbxmx-kind", opt.rbxmx_kind,
+                 "with --out FILE.rbxmx: keyframes = a KeyframeSequence (eased slerp between Poses), curves = a "
+                 "CurveAnimation (cubic Hermite keys per channel: fewer keys for the same --tolerance)")
+      ->type_name("KIND")
+      ->check(CLI::IsMember({"keyframes", "curves"}))
+      ->capture_default_str()
+      ->needs(out);
+  app.add_flag("--loop", opt.loop, "with --out FILE.rbxmx: the animation's Loop = true (default false)")->needs(out);
   app.add_option("--priority", opt.priority,
-                 "with --out FILE.rbxmx: KeyframeSequence.Priority, one of Idle, Movement, Action, Action2, Action3, "
+                 "with --out FILE.rbxmx: the animation's Priority, one of Idle, Movement, Action, Action2, Action3, "
                  "Action4, Core")
       ->check(CLI::IsMember({"Idle", "Movement", "Action", "Action2", "Action3", "Action4", "Core"}))
       ->capture_default_str()

@@ -53,8 +53,16 @@ struct Hermite {
 struct Key {
   Transform value;
   KeyEasing easing{};  // kEased: the segment starting here
-  KeyTangents tan{};   // kCubicSpline
+  KeyTangents tan{};   // kCubicSpline, kEulerCubic
+  glm::vec3 euler{0.0f};  // kEulerCubic: the angles (value.rotation = euler_rotation(euler, order))
+  RotationOrder order = RotationOrder::kXYZ;
 };
+
+// The curves fitted as Hermite splines (least-squares segments with tangents).
+bool is_cubic(KeyCurve c) { return c == KeyCurve::kCubicSpline || c == KeyCurve::kEulerCubic; }
+
+glm::vec3 xyz(const glm::quat& q) { return glm::vec3(q.x, q.y, q.z); }
+glm::quat raw_xyz(const glm::vec3& v) { return glm::quat(0.0f, v.x, v.y, v.z); }
 
 // Easings a kEased segment may pick: Linear and the three CubicV2 curves (legacy Cubic has the
 // same curves; Elastic and Bounce overshoot and oscillate, which captured motion does not).
@@ -86,6 +94,16 @@ Transform play(const KeyTracks& k, KeyCurve curve, size_t a, const Key& A, size_
                Interp how) {
   if (a == b) return A.value;
   const float u = key_alpha(k, a, b, s);
+  if (curve == KeyCurve::kEulerCubic) {  // rule F8: each channel its own Hermite FloatCurve
+    if (!(u > 0.0f)) return A.value;
+    const Hermite h(u);
+    const float dt = k.times[b] - k.times[a];
+    const glm::vec3 e = h.h00 * A.euler + h.h10 * dt * xyz(A.tan.out_rotation) + h.h01 * B.euler +
+                        h.h11 * dt * xyz(B.tan.in_rotation);
+    const glm::vec3 p = h.h00 * A.value.position + h.h10 * dt * A.tan.out_position + h.h01 * B.value.position +
+                        h.h11 * dt * B.tan.in_position;
+    return Transform{euler_rotation(e, A.order), p};
+  }
   if (curve == KeyCurve::kCubicSpline) {
     if (!(u > 0.0f)) return A.value;
     const Hermite h(u);
@@ -152,12 +170,15 @@ std::vector<Transform> track_locals(const KeyTracks& k, KeyCurve curve, const st
 // The Keys of track i in a reduction (values empty: the frames' own locals).
 std::vector<Key> track_keys(const KeyTracks& k, size_t i, const std::vector<int>& keys,
                             const std::vector<Transform>& values, const std::vector<KeyEasing>& easing,
-                            const std::vector<KeyTangents>& tangents) {
+                            const std::vector<KeyTangents>& tangents, const std::vector<glm::vec3>& euler,
+                            RotationOrder order) {
   std::vector<Key> out(keys.size());
   for (size_t m = 0; m < keys.size(); ++m) {
     out[m].value = values.size() == keys.size() ? values[m] : k.local[static_cast<size_t>(keys[m]) * k.track_count() + i];
     if (easing.size() == keys.size()) out[m].easing = easing[m];
     if (tangents.size() == keys.size()) out[m].tan = tangents[m];
+    if (euler.size() == keys.size()) out[m].euler = euler[m];
+    out[m].order = order;
   }
   return out;
 }
@@ -171,10 +192,13 @@ float error_with(const KeyTracks& k, const KeyReduction& r, Interp how) {
   static const std::vector<Transform> no_values;
   static const std::vector<KeyEasing> no_easing;
   static const std::vector<KeyTangents> no_tangents;
+  static const std::vector<glm::vec3> no_euler;
   for (size_t i = 0; i < n; ++i) {
     const std::vector<Key> keys =
         track_keys(k, i, r.keys[i], r.values.size() == n ? r.values[i] : no_values,
-                   r.easing.size() == n ? r.easing[i] : no_easing, r.tangents.size() == n ? r.tangents[i] : no_tangents);
+                   r.easing.size() == n ? r.easing[i] : no_easing, r.tangents.size() == n ? r.tangents[i] : no_tangents,
+                   r.euler.size() == n ? r.euler[i] : no_euler,
+                   r.rotation_order.size() == n ? r.rotation_order[i] : RotationOrder::kXYZ);
     const std::vector<Transform> t = track_locals(k, r.curve, r.keys[i], keys, how);
     for (size_t s = 0; s < count; ++s) local[s * n + i] = t[s];
   }
@@ -227,6 +251,7 @@ struct TrackFit {
   std::vector<glm::vec3> slope_p;
   bool fixed_position = false;             // the unreduced track never translates: keep its position
   glm::vec3 position{0.0f};
+  RotationOrder order = RotationOrder::kXYZ;  // kEulerCubic
   std::vector<Transform> scratch;
 
   Transform parent_world(size_t s) const {
@@ -244,12 +269,18 @@ struct TrackFit {
     target_p.resize(count);
     fixed_position = true;
     position = k.local[track].position;
+    if (curve == KeyCurve::kEulerCubic) order = best_order();
     for (size_t f = 0; f < frames; ++f)
       if (k.local[f * n + track].position != position) fixed_position = false;
     for (size_t s = 0; s < count; ++s) {
       const Transform t = inverse(parent_world(s) * k.pre[track]) * ref[s * n + track] * inverse(k.post[track]);
       glm::vec4 q = as_vec(glm::normalize(t.rotation));
-      if (s > 0 && glm::dot(q, target_q[s - 1]) < 0.0f) q = -q;
+      if (curve == KeyCurve::kEulerCubic) {  // the angles, continuous along time (rule F8)
+        const glm::vec3 e = euler_angles(glm::normalize(t.rotation), order, s > 0 ? glm::vec3(target_q[s - 1]) : glm::vec3(0.0f));
+        q = glm::vec4(e, 0.0f);
+      } else if (s > 0 && glm::dot(q, target_q[s - 1]) < 0.0f) {
+        q = -q;
+      }
       target_q[s] = q;
       target_p[s] = fixed_position ? position : t.position;
     }
@@ -263,8 +294,41 @@ struct TrackFit {
     }
   }
 
+  // The RotationOrder whose middle angle stays farthest from +-90 degrees over the track's
+  // unreduced locals: |sin middle| is |R[first][last]|, so the order with the smallest largest
+  // |R[first][last]| (rule F8).
+  RotationOrder best_order() const {
+    static constexpr int kAxes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0}, {1, 0, 2}, {2, 0, 1}, {2, 1, 0}};
+    const size_t n = k.track_count();
+    float best = 2.0f;
+    int pick = 0;
+    for (int o = 0; o < 6; ++o) {
+      float worst = 0.0f;
+      for (size_t f = 0; f < k.times.size(); ++f) {
+        const glm::mat3 m = glm::mat3_cast(glm::normalize(k.local[f * n + track].rotation));
+        worst = std::max(worst, std::fabs(m[kAxes[o][2]][kAxes[o][0]]));  // R[first][last]
+      }
+      if (worst < best - 1e-6f) {
+        best = worst;
+        pick = o;
+      }
+    }
+    return static_cast<RotationOrder>(pick);
+  }
+
   Transform value_of(const glm::vec4& q, const glm::vec3& p) const {
+    if (curve == KeyCurve::kEulerCubic) return Transform{euler_rotation(glm::vec3(q), order), fixed_position ? position : p};
     return Transform{as_quat(q), fixed_position ? position : p};
+  }
+  // A key of value (q, p): q the rotation's 4-vector, or (kEulerCubic) the angles in x, y, z.
+  void set_key(Key& key, const glm::vec4& q, const glm::vec3& p) const {
+    key.value = value_of(q, p);
+    key.order = order;
+    if (curve == KeyCurve::kEulerCubic) key.euler = glm::vec3(q);
+  }
+  // The 4-vector the fit works on for a key (kEulerCubic: its angles, w = 0).
+  glm::vec4 channels_of(const Key& key) const {
+    return curve == KeyCurve::kEulerCubic ? glm::vec4(key.euler, 0.0f) : as_vec(key.value.rotation);
   }
 
   // Largest world position error over the subtree for samples [s0, s1] with the track played
@@ -359,7 +423,7 @@ struct TrackFit {
     const int u = free_a ? 4 : 3;
     const double dt = static_cast<double>(k.times[b] - k.times[a]);
     double m[4][4] = {}, r[4][7] = {};
-    const glm::vec4 qa = as_vec(A.value.rotation);
+    const glm::vec4 qa = channels_of(A);
     const glm::vec3 pa = A.value.position;
     auto add_row = [&](const double* phi, const double* y, double w) {
       for (int i = 0; i < u; ++i) {
@@ -395,12 +459,12 @@ struct TrackFit {
     solve_spd(u, m, r);
     auto quat_of = [&](int i) { return glm::vec4(r[i][0], r[i][1], r[i][2], r[i][3]); };
     auto vec_of = [&](int i) { return glm::vec3(r[i][4], r[i][5], r[i][6]); };
-    if (free_a) A.value = value_of(quat_of(0), vec_of(0));
+    if (free_a) set_key(A, quat_of(0), vec_of(0));
     const float inv = static_cast<float>(1.0 / dt);
     A.tan.out_rotation = raw_quat(quat_of(out_a) * inv);
     A.tan.out_position = fixed_position ? glm::vec3(0.0f) : vec_of(out_a) * inv;
     B = Key{};
-    B.value = value_of(quat_of(out_a + 1), vec_of(out_a + 1));
+    set_key(B, quat_of(out_a + 1), vec_of(out_a + 1));
     B.tan.in_rotation = raw_quat(quat_of(in_b) * inv);
     B.tan.in_position = fixed_position ? glm::vec3(0.0f) : vec_of(in_b) * inv;
   }
@@ -423,7 +487,7 @@ struct TrackFit {
     const size_t easings = curve == KeyCurve::kEased ? std::size(kEasings) : 1;
     for (size_t e = 0; e < easings; ++e) {
       Key a_try = A, b_try;
-      if (curve == KeyCurve::kCubicSpline) {
+      if (is_cubic(curve)) {
         fit_cubic(a, a_try, b, a == 0, b_try);
       } else {
         a_try.easing = kEasings[e];
@@ -453,21 +517,55 @@ struct TrackFit {
     const size_t frames = k.times.size();
     keys.assign(1, 0);
     values.assign(1, Key{});
-    values[0].value = value_of(target_q[0], target_p[0]);
-    if (span_error(0, values[0], 0, values[0], 0, 0, budget) > budget) values[0].value = k.local[track];
+    set_key(values[0], target_q[0], target_p[0]);
+    if (span_error(0, values[0], 0, values[0], 0, 0, budget) > budget) {
+      values[0].value = k.local[track];
+      if (curve == KeyCurve::kEulerCubic) values[0].euler = euler_angles(k.local[track].rotation, order, glm::vec3(target_q[0]));
+    }
     size_t a = 0;
     while (a + 1 < frames) {
       size_t best = a + 1;
       Key best_a = values.back(), best_b;
       best_a.easing = KeyEasing{};
       best_a.tan.out_rotation = raw_quat(slope_q[a]);
+      if (curve == KeyCurve::kEulerCubic) best_a.tan.out_rotation = raw_xyz(glm::vec3(slope_q[a]));
       best_a.tan.out_position = fixed_position ? glm::vec3(0.0f) : slope_p[a];
       // Fallback when no span holds: the next frame's target, exact there given the reduced
       // parent (the frame's own local would add the parent's rotation error, times the lever
       // arm, to every part below).
-      best_b.value = curve == KeyCurve::kCubicSpline ? value_of(target_q[kSteps * (a + 1)], target_p[kSteps * (a + 1)])
-                                                     : k.local[(a + 1) * k.track_count() + track];
-      if (curve == KeyCurve::kCubicSpline) {
+      if (is_cubic(curve)) set_key(best_b, target_q[kSteps * (a + 1)], target_p[kSteps * (a + 1)]);
+      else best_b.value = k.local[(a + 1) * k.track_count() + track];
+      if (curve == KeyCurve::kEulerCubic) {
+        // Fallback for a one-frame span that fails: both keys' values pinned (B exact at its
+        // frame), the two tangents of every channel fitted by least squares to the samples
+        // between the frames (the closest this segment's cubic comes to the unreduced export).
+        const float dt = k.times[a + 1] - k.times[a];
+        const glm::vec4 va(best_a.euler, 0.0f), vb(best_b.euler, 0.0f);
+        double m00 = 0, m01 = 0, m11 = 0;
+        glm::dvec4 r0q(0.0), r1q(0.0);
+        glm::dvec3 r0p(0.0), r1p(0.0);
+        for (size_t s = kSteps * a + 1; s < kSteps * (a + 1); ++s) {
+          const Hermite h(key_alpha(k, a, a + 1, s));
+          m00 += h.h10 * h.h10;
+          m01 += h.h10 * h.h11;
+          m11 += h.h11 * h.h11;
+          const glm::dvec4 yq = glm::dvec4(target_q[s] - h.h00 * va - h.h01 * vb);
+          const glm::dvec3 yp = glm::dvec3(target_p[s] - h.h00 * best_a.value.position - h.h01 * best_b.value.position);
+          r0q += static_cast<double>(h.h10) * yq;
+          r1q += static_cast<double>(h.h11) * yq;
+          r0p += static_cast<double>(h.h10) * yp;
+          r1p += static_cast<double>(h.h11) * yp;
+        }
+        const double det = m00 * m11 - m01 * m01;
+        if (std::fabs(det) > 1e-18) {
+          const glm::dvec4 t0q = (m11 * r0q - m01 * r1q) / det, t1q = (m00 * r1q - m01 * r0q) / det;
+          const glm::dvec3 t0p = (m11 * r0p - m01 * r1p) / det, t1p = (m00 * r1p - m01 * r0p) / det;
+          best_a.tan.out_rotation = raw_xyz(glm::vec3(t0q) / dt);
+          best_b.tan.in_rotation = raw_xyz(glm::vec3(t1q) / dt);
+          best_a.tan.out_position = fixed_position ? glm::vec3(0.0f) : glm::vec3(t0p) / dt;
+          best_b.tan.in_position = fixed_position ? glm::vec3(0.0f) : glm::vec3(t1p) / dt;
+        }
+      } else if (curve == KeyCurve::kCubicSpline) {
         // Fallback for a one-frame span that fails: tangents that follow the slerp from A to B
         // (its derivative at both ends, the cubic closest to the great circle), so the segment
         // plays as the unreduced export does between two frames even across a wide turn.
@@ -498,7 +596,7 @@ struct TrackFit {
       values.push_back(best_b);
       a = best;
     }
-    if (curve != KeyCurve::kCubicSpline) {
+    if (!is_cubic(curve)) {
       std::vector<Key> joint = refit(keys, values);
       if (keys_error(keys, joint, budget) <= budget) values = std::move(joint);
     }
@@ -506,6 +604,58 @@ struct TrackFit {
 };
 
 }  // namespace
+
+namespace {
+constexpr int kOrderAxes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 2, 0}, {1, 0, 2}, {2, 0, 1}, {2, 1, 0}};
+glm::vec3 unit_axis(int i) { return i == 0 ? glm::vec3(1, 0, 0) : i == 1 ? glm::vec3(0, 1, 0) : glm::vec3(0, 0, 1); }
+}  // namespace
+
+glm::quat euler_rotation(const glm::vec3& angles, RotationOrder order) {
+  const int* ax = kOrderAxes[static_cast<int>(order) % 6];
+  glm::quat q(1.0f, 0.0f, 0.0f, 0.0f);
+  for (int j = 0; j < 3; ++j) q = q * glm::angleAxis(angles[ax[j]], unit_axis(ax[j]));
+  return q;
+}
+
+glm::vec3 euler_angles(const glm::quat& q, RotationOrder order, const glm::vec3& near) {
+  // R = R_a(alpha) R_b(beta) R_c(gamma) (a, b, c the order's axes). For XYZ: R02 = sin beta,
+  // R12 = -sin alpha cos beta, R22 = cos alpha cos beta, R01 = -cos beta sin gamma,
+  // R00 = cos beta cos gamma; the other orders relabel the axes, with the signs flipped for the
+  // odd permutations (e = +1 cyclic, -1 otherwise). glm's mat3 is column-major: R[r][c] = m[c][r].
+  const int* ax = kOrderAxes[static_cast<int>(order) % 6];
+  const int a = ax[0], b = ax[1], c = ax[2];
+  const float e = (b == (a + 1) % 3) ? 1.0f : -1.0f;
+  const glm::mat3 m = glm::mat3_cast(glm::normalize(q));
+  auto R = [&](int r, int col) { return m[col][r]; };
+  const float sb = std::clamp(e * R(a, c), -1.0f, 1.0f);
+  const float beta = std::asin(sb);
+  float alpha = 0.0f, gamma = 0.0f;
+  if (std::fabs(sb) < 0.9999999f) {
+    alpha = std::atan2(-e * R(b, c), R(c, c));
+    gamma = std::atan2(-e * R(a, b), R(a, a));
+  } else {  // gimbal lock: only alpha +- gamma is defined; keep gamma at its nearby value
+    gamma = near[c];
+    const glm::quat rest = q * glm::inverse(glm::angleAxis(beta, unit_axis(b)) * glm::angleAxis(gamma, unit_axis(c)));
+    alpha = 2.0f * std::atan2(rest[a], rest.w);
+  }
+  constexpr float kPi = 3.14159265358979f, kTwoPi = 2.0f * kPi;
+  auto wrap_near = [&](float v, float centre) { return v + kTwoPi * std::round((centre - v) / kTwoPi); };
+  glm::vec3 best(0.0f);
+  float best_d = -1.0f;
+  for (int sol = 0; sol < 2; ++sol) {
+    glm::vec3 cand(0.0f);
+    cand[a] = sol == 0 ? alpha : alpha + kPi;
+    cand[b] = sol == 0 ? beta : kPi - beta;
+    cand[c] = sol == 0 ? gamma : gamma + kPi;
+    for (int j = 0; j < 3; ++j) cand[j] = wrap_near(cand[j], near[j]);
+    const float d = glm::dot(cand - near, cand - near);
+    if (best_d < 0.0f || d < best_d) {
+      best_d = d;
+      best = cand;
+    }
+  }
+  return best;
+}
 
 float key_reduction_error(const KeyTracks& k, const KeyReduction& r) {
   if (k.times.empty() || r.keys.size() != k.track_count()) return 0.0f;
@@ -534,7 +684,11 @@ KeyReduction reduce_at(const KeyTracks& k, float tolerance, float scale, KeyCurv
   out.keys.resize(n);
   out.values.resize(n);
   if (curve == KeyCurve::kEased) out.easing.resize(n);
-  if (curve == KeyCurve::kCubicSpline) out.tangents.resize(n);
+  if (is_cubic(curve)) out.tangents.resize(n);
+  if (curve == KeyCurve::kEulerCubic) {
+    out.euler.resize(n);
+    out.rotation_order.resize(n);
+  }
   out.keys_before = n * frames;
   std::vector<Transform> full(count * n), ref, world;
   for (size_t s = 0; s < count; ++s)
@@ -551,14 +705,17 @@ KeyReduction reduce_at(const KeyTracks& k, float tolerance, float scale, KeyCurv
       sub_parent.push_back(static_cast<int>(it - sub.begin()));
       sub.push_back(d);
     }
-    TrackFit fit{k, curve, i, sub, sub_parent, full, ref, world, {}, {}, {}, {}, false, glm::vec3(0.0f), {}};
+    TrackFit fit{k, curve, i, sub, sub_parent, full, ref, world, {}, {}, {}, {}, false, glm::vec3(0.0f),
+                 RotationOrder::kXYZ, {}};
     fit.make_targets();
     std::vector<Key> keys;
     fit.fit(kBudget * scale * tolerance, out.keys[i], keys);
     for (Key& key : keys) {
       out.values[i].push_back(key.value);
       if (curve == KeyCurve::kEased) out.easing[i].push_back(key.easing);
-      if (curve == KeyCurve::kCubicSpline) out.tangents[i].push_back(key.tan);
+      if (is_cubic(curve)) out.tangents[i].push_back(key.tan);
+      if (curve == KeyCurve::kEulerCubic) out.euler[i].push_back(key.euler);
+      if (curve == KeyCurve::kEulerCubic) out.rotation_order[i] = fit.order;
     }
     if (curve == KeyCurve::kEased) out.easing[i].back() = KeyEasing{};  // the last key starts no segment
     // The track's new playback: its subtree's worlds (descendants still unreduced).

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "asterune/io/bvh.hpp"
+#include "asterune/io/curve_animation.hpp"
 #include "asterune/io/gltf.hpp"
 #include "asterune/io/keyframe_sequence.hpp"
 #include "asterune/clip/binding.hpp"
@@ -155,7 +156,7 @@ Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::opti
     out.clip = std::move(g.value().clips.front());
     if (units_to_studs) out.skeleton.units_to_studs = *units_to_studs;
   } else if (ext == ".rbxmx") {
-    auto k = read_keyframe_sequence_file(path);
+    auto k = read_roblox_animation_file(path);  // a KeyframeSequence or a CurveAnimation (rule F8)
     if (!k) return k.error();
     out.clip = std::move(k.value().clip);
     out.skeleton.name = out.clip.name;

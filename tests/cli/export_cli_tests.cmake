@@ -60,6 +60,42 @@ else()
     message(SEND_ERROR "FAIL: walk.rbxmx kept ${CMAKE_MATCH_2} of ${CMAKE_MATCH_1} keys (more than 41%)")
   endif()
 endif()
+# Rule F8: the same run as a CurveAnimation keeps at most 15% of the keys (14.4%, docs/cli.md),
+# and plays back through --clip: the file's first animation item is a CurveAnimation.
+run(--rig builtin:r15 --clip tests/data/bvh/cmu_131_01_start_walk_stop.bvh --all-frames --format csv
+    --out "${TMP}/walk_curves.rbxmx" --rbxmx-kind curves --loop --priority Movement)
+require_ok_keys("--out walk_curves.rbxmx --rbxmx-kind curves")
+if(NOT ERR MATCHES "walk_curves.rbxmx: ([0-9]+) keys reduced to ([0-9]+) ")
+  message(SEND_ERROR "FAIL: walk_curves.rbxmx: no key report: ${ERR}")
+else()
+  math(EXPR limit "${CMAKE_MATCH_1} * 15 / 100")
+  if(CMAKE_MATCH_2 GREATER limit)
+    message(SEND_ERROR "FAIL: walk_curves.rbxmx kept ${CMAKE_MATCH_2} of ${CMAKE_MATCH_1} keys (more than 15%)")
+  endif()
+endif()
+file(READ "${TMP}/walk_curves.rbxmx" curves)
+foreach(needle "<Item class=\"CurveAnimation\"" "<bool name=\"Loop\">true</bool>" "<token name=\"Priority\">1</token>"
+               "<Item class=\"EulerRotationCurve\"" "<BinaryString name=\"ValuesAndTimes\">")
+  string(FIND "${curves}" "${needle}" pos)
+  if(pos EQUAL -1)
+    message(SEND_ERROR "FAIL: walk_curves.rbxmx lacks ${needle}")
+  endif()
+endforeach()
+run(--rig builtin:r15 --clip "${TMP}/walk_curves.rbxmx" --frame 0 --format csv)
+require_ok("--clip walk_curves.rbxmx")
+# --rbxmx-kind: keyframes or curves, with a .rbxmx --out only.
+expect_bad("--rbxmx-kind" --rig builtin:r15 --out "${TMP}/bad.rbxmx" --rbxmx-kind splines)
+expect_bad("--rbxmx-kind curves: needs --out FILE.rbxmx" --rig builtin:r15 --out "${TMP}/bad.glb" --rbxmx-kind curves)
+expect_bad("--rbxmx-kind" --rig builtin:r15 --rbxmx-kind curves)  # needs --out
+# A malformed CurveAnimation as --clip: one line naming the file and the item.
+file(WRITE "${TMP}/broken_curves.rbxmx" "<roblox version=\"4\"><Item class=\"CurveAnimation\" referent=\"RBX0\"><Properties/>"
+     "<Item class=\"Folder\" referent=\"RBX1\"><Properties><string name=\"Name\">HumanoidRootPart</string></Properties>"
+     "<Item class=\"Folder\" referent=\"RBX2\"><Properties><string name=\"Name\">LowerTorso</string></Properties>"
+     "<Item class=\"Vector3Curve\" referent=\"RBX3\"><Properties><string name=\"Name\">Position</string></Properties>"
+     "<Item class=\"FloatCurve\" referent=\"RBX4\"><Properties><string name=\"Name\">X</string>"
+     "<BinaryString name=\"ValuesAndTimes\">AgAAAAEAAAA=</BinaryString></Properties></Item></Item></Item></Item></Item></roblox>")
+expect_bad("broken_curves.rbxmx: FloatCurve 'X' (referent RBX4): ValuesAndTimes: 8 bytes for 1 keys"
+           --rig builtin:r15 --clip "${TMP}/broken_curves.rbxmx")
 # Bad tolerances: one line, exit 2 (rule F7, F3).
 foreach(bad -1 0 nan inf -inf 1e99 abc "")
   expect_bad("--tolerance" --out "${TMP}/bad.rbxmx" --tolerance "${bad}")

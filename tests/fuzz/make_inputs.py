@@ -275,6 +275,54 @@ def regressions():
     write("regression/scene_json", "rig_dev_zero.json", json.dumps({"format": "asterune.scene/1", "rig": "/dev/zero"}))
 
 
+# ---- CurveAnimation inputs (rule F8), read by the keyframe_sequence target too ------------------
+def float_curve(keys, version=2, times_word=1):
+    """ValuesAndTimes of (time s, value, interpolation, left, right) keys, base64."""
+    import base64
+    import struct
+    out = struct.pack("<II", version, len(keys))
+    for t, v, interp, left, right in keys:
+        out += struct.pack("<BBfff", interp, 3, v, left, right)
+    out += struct.pack("<II", times_word, len(keys))
+    out += b"".join(struct.pack("<I", round(t * 2400)) for t, *_ in keys)
+    return base64.b64encode(out).decode()
+
+
+def curve_item(cls, name, curves, order=None):
+    token = f'<token name="RotationOrder">{order}</token>' if order is not None else ""
+    items = "".join(f'<Item class="FloatCurve"><Properties><string name="Name">{axis}</string>'
+                    f'<BinaryString name="ValuesAndTimes">{c}</BinaryString></Properties></Item>'
+                    for axis, c in zip("XYZ", curves))
+    return f'<Item class="{cls}"><Properties><string name="Name">{name}</string>{token}</Properties>{items}</Item>'
+
+
+def curve_folder(name, children="", swing=1.0, order=0):
+    pos = [float_curve([(0.0, 0.0, 2, 0.0, 0.5), (0.5, 0.1 * swing, 1, 0.0, 0.0), (1.0, 0.0, 0, 0.0, 0.0)])] * 3
+    rot = [float_curve([(0.0, 0.0, 2, 0.0, swing), (0.5, swing, 2, -1.0, 2.0), (1.0, 0.2, 2, 0.0, 0.0)]),
+           float_curve([(0.25, -0.3 * swing, 2, 0.0, 0.0)]), float_curve([])]
+    return (f'<Item class="Folder"><Properties><string name="Name">{name}</string></Properties>'
+            + curve_item("Vector3Curve", "Position", pos) + curve_item("EulerRotationCurve", "Rotation", rot, order)
+            + children + "</Item>")
+
+
+def curve_animation(folders, loop="true", priority=1):
+    return (f'<roblox version="4"><Item class="CurveAnimation"><Properties><string name="Name">fuzz</string>'
+            f'<bool name="Loop">{loop}</bool><token name="Priority">{priority}</token></Properties>'
+            f'<Item class="Folder"><Properties><string name="Name">HumanoidRootPart</string></Properties>'
+            + folders + "</Item></Item></roblox>\n")
+
+
+def curve_inputs():
+    arm = curve_folder("RightUpperArm", swing=1.2, order=3)
+    write("corpus/keyframe_sequence", "curve_animation_arm.rbxmx",
+          curve_animation(curve_folder("LowerTorso", curve_folder("UpperTorso", arm, swing=0.3, order=4), swing=0.1)))
+    # Folders 6,000 deep: the reader walks them with an explicit stack (rule RG5).
+    write("regression/keyframe_sequence", "curve_animation_nested_folders_6000.rbxmx",
+          curve_animation('<Item class="Folder"><Properties><string name="Name">P</string></Properties>' * 6000
+                          + "</Item>" * 6000))
+
+
 if __name__ == "__main__":
     seeds()
     regressions()
+    curve_inputs()

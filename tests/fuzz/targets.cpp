@@ -18,6 +18,7 @@
 #include "asterune/clip/binding.hpp"
 #include "asterune/controls/stack.hpp"
 #include "asterune/io/bvh.hpp"
+#include "asterune/io/curve_animation.hpp"
 #include "asterune/io/gltf.hpp"
 #include "asterune/io/keyframe_sequence.hpp"
 #include "asterune/io/pose_file.hpp"
@@ -139,9 +140,36 @@ std::string check_bvh(std::span<const std::uint8_t> data) {
                                 });
 }
 
+// A CurveAnimation that reads (rule F8) must have increasing finite key times, finite values,
+// its Folders' parents before them, and bake to a clip the runtime accepts.
+std::string check_curve_animation(std::string_view text) {
+  return on_result<io::CurveAnimationFile>(
+      io::parse_curve_animation(text, "fuzz.rbxmx"), "fuzz.rbxmx", [](const io::CurveAnimationFile& f) -> std::string {
+        if (!(finite(f.duration) && f.duration >= 0.0f)) return "duration not finite";
+        for (size_t i = 0; i < f.joints.size(); ++i) {
+          const io::CurveAnimationJoint& j = f.joints[i];
+          if (j.parent < -1 || j.parent >= static_cast<int>(i)) return "joint '" + j.name + "' has a parent after it";
+          for (const auto* channel : {&j.position, &j.rotation})
+            for (const auto& keys : *channel)
+              for (size_t k = 0; k < keys.size(); ++k) {
+                if (!finite(keys[k].time) || !finite(keys[k].value) || !finite(keys[k].left_tangent) ||
+                    !finite(keys[k].right_tangent))
+                  return "joint '" + j.name + "' has a nonfinite key";
+                if (k > 0 && !(keys[k].time > keys[k - 1].time)) return "joint '" + j.name + "' has key times out of order";
+              }
+        }
+        const Clip clip = io::curve_animation_clip(f);
+        if (std::string p = check_clip(clip); !p.empty()) return p;
+        if (const Status valid = validate_clip(clip); !valid) return "baked clip fails validate_clip: " + valid.message();
+        return "";
+      });
+}
+
 // A KeyframeSequence that reads must be a clip the runtime accepts (validate_clip: finite,
 // sorted times, unit rotations, easing only on linear channels) whose side tables agree with it.
+// The same bytes also go through the CurveAnimation reader (check_curve_animation).
 std::string check_keyframe_sequence(std::span<const std::uint8_t> data) {
+  if (std::string p = check_curve_animation(as_text(data)); !p.empty()) return "CurveAnimation: " + p;
   return on_result<io::KeyframeSequenceClip>(
       io::parse_keyframe_sequence(as_text(data), "fuzz.rbxmx"), "fuzz.rbxmx",
       [](const io::KeyframeSequenceClip& k) -> std::string {

@@ -57,10 +57,26 @@ struct KeyTracks {
 ///   kCubicSpline: glTF CUBICSPLINE, a Hermite spline of each key's value and its own in- and
 ///     out-tangent, the rotation's 4-vector normalised after interpolation (glTF 2.0
 ///     Appendix C; the library's sampler, clip/sample.hpp).
-enum class KeyCurve : std::uint8_t { kLinear, kEased, kCubicSpline };
+///   kEulerCubic: Roblox CurveAnimation (rule F8): per channel a cubic Hermite FloatCurve of
+///     the position's x, y, z and of three Euler angles (radians, in the track's RotationOrder,
+///     euler_rotation()), the angles unwrapped to be continuous along time; every channel of a
+///     track shares the track's key times. Each track takes the order whose middle angle stays
+///     farthest from +-90 degrees (gimbal lock) over the clip.
+enum class KeyCurve : std::uint8_t { kLinear, kEased, kCubicSpline, kEulerCubic };
+
+/// Roblox Enum.RotationOrder: rotation = R_first * R_second * R_third (kXYZ: Rx * Ry * Rz, as
+/// CFrame.fromEulerAnglesXYZ), angles in radians.
+enum class RotationOrder : std::uint8_t { kXYZ = 0, kXZY = 1, kYZX = 2, kYXZ = 3, kZXY = 4, kZYX = 5 };
+
+/// The rotation of Euler angles (x, y, z about those axes, radians) in `order`.
+glm::quat euler_rotation(const glm::vec3& angles, RotationOrder order);
+/// Euler angles of `q` in `order` (euler_rotation(result, order) == q): of the two solutions and
+/// their 2 pi multiples, the one nearest `near` (unwrapping along time).
+glm::vec3 euler_angles(const glm::quat& q, RotationOrder order, const glm::vec3& near = glm::vec3(0.0f));
 
 /// glTF CUBICSPLINE tangents of one key, per second (the spec's a_k and b_k): rotations as
-/// quaternion-shaped 4-vectors, not unit rotations.
+/// quaternion-shaped 4-vectors, not unit rotations. kEulerCubic: the rotation fields hold the
+/// Euler angles' slopes (radians per second) in x, y, z (w = 0): FloatCurveKey Left/RightTangent.
 struct KeyTangents {
   glm::quat in_rotation{0.0f, 0.0f, 0.0f, 0.0f};
   glm::quat out_rotation{0.0f, 0.0f, 0.0f, 0.0f};
@@ -79,6 +95,10 @@ struct KeyReduction {
   /// kCubicSpline: per track, per key, its tangents. Values and tangents are written as they
   /// are (not flipped to a hemisphere): the spline is of the 4-vectors as stored. Empty otherwise.
   std::vector<std::vector<KeyTangents>> tangents;
+  /// kEulerCubic: per track, per key, the Euler angles written (unwrapped along time; values'
+  /// rotation is euler_rotation() of them in the track's order). Empty otherwise.
+  std::vector<std::vector<glm::vec3>> euler;
+  std::vector<RotationOrder> rotation_order;  // kEulerCubic: per track
   size_t keys_before = 0;              // tracks x frames
   size_t keys_after = 0;
   float max_error = 0.0f;              // studs: the largest world position error found, checked after reduction
