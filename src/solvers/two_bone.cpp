@@ -66,17 +66,17 @@ glm::vec3 carried_bend(const TwoBoneInput& in, const CurrentAxis& cur, const glm
 // square root and division.
 glm::vec3 choose_bend(const TwoBoneInput& in, const TwoBoneSettings& settings, const glm::vec3& upper, float a,
                       const glm::vec3& axis, const glm::vec3& toward, float toward2, float reach) {
-  const bool has_previous = is_finite(in.previous_bend) && glm::dot(in.previous_bend, in.previous_bend) > kTiny * kTiny;
   if (in.has_pole && is_finite(in.pole)) {
     const glm::vec3 pv = in.pole - in.root;
-    const float pv_len = glm::length(pv);
-    if (pv_len > kTiny * reach) {
+    const float pv2 = glm::dot(pv, pv);  // compared squared: no square root of |pv| is needed
+    if (pv2 > (kTiny * reach) * (kTiny * reach)) {
       const glm::vec3 perp = pv - (glm::dot(pv, toward) / toward2) * toward;
-      const float perp_len = glm::length(perp);
-      if (perp_len > 1e-5f * pv_len) {  // the sine of the pole off the axis above 1e-5
+      const float perp2 = glm::dot(perp, perp);
+      const float perp_len = std::sqrt(perp2);
+      if (perp2 > 1e-10f * pv2) {  // the sine of the pole off the axis above 1e-5
         const glm::vec3 p = perp * (1.0f / perp_len);
         // No tracking history: the pole decides at once.
-        if (!has_previous) return p;
+        if (!is_finite(in.previous_bend) || !(glm::dot(in.previous_bend, in.previous_bend) > kTiny * kTiny)) return p;
         bool from_previous = false;
         const glm::vec3 carry = carried_bend(in, current_axis(in, upper, a, reach), axis, from_previous);
         if (!from_previous) return p;
@@ -186,22 +186,23 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
 
   // Reach distance: stretch factor k, soft reach against the stretched span, then the clamp
   // just inside [k|a-b|, k(a+b)].
-  const float k = two_bone_stretch_factor(requested, full, settings.soft_reach_start, settings.max_stretch);
+  const bool soft = soft_reach_on(settings.soft_reach_start);
+  const float k = soft ? two_bone_stretch_factor(requested, full, settings.soft_reach_start, settings.max_stretch) : 1.0f;
   const float A = k * a;
   const float B = k * b;
   const float span = A + B;
   const float m = settings.max_extension;
   const bool extension_on = std::isfinite(m) && m > 0.0f && m < 1.0f;
   const float usable = extension_on ? m * span : span;
-  float d = soft_reach_distance(requested, usable, settings.soft_reach_start);
+  float d = soft ? soft_reach_distance(requested, usable, settings.soft_reach_start) : requested;
   const float margin = 1e-4f * span;
   const float hi = std::min(span - margin, usable);
   const float lo = std::min(std::fabs(A - B) + margin, hi);
   d = std::clamp(d, lo, hi);
   r.stretch = k;
 
-  const glm::vec3 bend = toward_target ? choose_bend(in, settings, upper, a, axis, to_target, t2, full)
-                                       : choose_bend(in, settings, upper, a, axis, axis, 1.0f, full);
+  const glm::vec3 bend = choose_bend(in, settings, upper, a, axis, toward_target ? to_target : axis,
+                                     toward_target ? t2 : 1.0f, full);
 
   // Law of cosines at the root: angle between the axis and the upper segment.
   const float cos_root = std::clamp((A * A + d * d - B * B) / (2.0f * A * d), -1.0f, 1.0f);
