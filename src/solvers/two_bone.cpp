@@ -204,9 +204,14 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
   const glm::vec3 bend = choose_bend(in, settings, upper, a, axis, toward_target ? to_target : axis,
                                      toward_target ? t2 : 1.0f, full);
 
-  // Law of cosines at the root: angle between the axis and the upper segment.
-  const float cos_root = std::clamp((A * A + d * d - B * B) / (2.0f * A * d), -1.0f, 1.0f);
-  const float sin_root = std::sqrt(std::max(0.0f, 1.0f - cos_root * cos_root));
+  // Law of cosines at the root: angle between the axis and the upper segment. Its sine by
+  // Heron's formula, 2 area / (A d) with 16 area^2 = (A+B-d)(A+B+d)(d+B-A)(d-B+A), not
+  // sqrt(1 - cos^2): it does not wait for the cosine's division, and the differences, each at
+  // least the clamp's margin, keep its digits near full reach where 1 - cos^2 cancels.
+  const float inv_2ad = 1.0f / (2.0f * A * d);
+  const float cos_root = std::clamp((A * A + d * d - B * B) * inv_2ad, -1.0f, 1.0f);
+  const float sin_root = std::sqrt(std::max(0.0f, ((A + B) - d) * ((A + B) + d))) *
+                         std::sqrt(std::max(0.0f, ((d + B) - A) * ((d - B) + A))) * inv_2ad;
   const glm::vec3 u1 = cos_root * axis + sin_root * bend;
   r.mid = in.root + A * u1;
   r.end = in.root + d * axis;
