@@ -6,6 +6,7 @@
 #include "asterune/math/scalar.hpp"
 #include "asterune/math/transform.hpp"
 #include "look_at_one_joint.hpp"
+#include "math/atan2_poly.hpp"
 #include "look_at_pitch.hpp"
 
 namespace asterune {
@@ -276,6 +277,41 @@ glm::quat share_turn(const LookAtFrame& f, const glm::vec3& facing, const Desire
   return glm::normalize(q_pitch * q_yaw);
 }
 
+// share_turn() without the angles' libm calls: the yaw between the facing's heading and the
+// wanted one from their unit headings (cosine and sine by dot and cross products), the pitch
+// between (|f_h|, f_u) and the wanted (c, s) the same way, each angle by atan2_poly (within 3e-7
+// rad of atan2), then one sine and cosine per share (the two are independent). The pitch axis
+// is the turned heading h1 x up; the product pitch * yaw multiplied out (h1 x up x up = -h1).
+// The facing along up (no heading) goes to share_turn().
+glm::quat share_turn_fast(const LookAtFrame& f, const glm::vec3& facing, const Want& w, float share) {
+  const float fx = glm::dot(facing, f.side);
+  const float fz = glm::dot(facing, f.forward);
+  const float fu = glm::dot(facing, f.up);
+  const float fl = std::sqrt(fx * fx + fz * fz);
+  if (!(fl > 1e-6f)) return share_turn(f, facing, desired_angles(f, w), share);
+  const float inv_fl = 1.0f / fl;
+  const float fhx = fx * inv_fl, fhz = fz * inv_fl;
+  // Yaw: from the facing's heading to the wanted one, in (-pi, pi] (rule LA3).
+  const float d_yaw = canonical_angle(detail::atan2_poly(fhz * w.heading_x - fhx * w.heading_z,
+                                                         fhz * w.heading_z + fhx * w.heading_x));
+  // Pitch: both within [-pi/2, pi/2], so their difference is the angle of this pair.
+  const float ws = std::clamp(w.sin_pitch, -1.0f, 1.0f);
+  const float wc = std::sqrt(std::max(0.0f, 1.0f - ws * ws));
+  const float d_pitch = detail::atan2_poly(ws * fl - wc * fu, wc * fl + ws * fu);
+  const float half_yaw = 0.5f * share * d_yaw;
+  const float half_pitch = 0.5f * share * d_pitch;
+  const float cy = std::cos(half_yaw), sy = std::sin(half_yaw);
+  const float cp = std::cos(half_pitch), sp = std::sin(half_pitch);
+  // The heading after the yaw by 2 half_yaw: (x, z) turned from forward toward side.
+  const float ca = 1.0f - 2.0f * sy * sy, sa = 2.0f * sy * cy;
+  const float h1x = fhx * ca + fhz * sa;
+  const float h1z = fhz * ca - fhx * sa;
+  // pitch * yaw = (cp cy, cp sy up + cy sp n - sp sy h1), n = h1 x up = -h1z side + h1x forward.
+  const float ps = cy * sp, pss = sp * sy;
+  const glm::vec3 v = (cp * sy) * f.up + (-ps * h1z - pss * h1x) * f.side + (ps * h1x - pss * h1z) * f.forward;
+  return glm::quat(cp * cy, v.x, v.y, v.z);
+}
+
 // The report for unit `facing` against `want`, measured from the eye the facing starts from.
 LookAtReport report_from(const LookAtFrame& f, const Want& want, const glm::vec3& facing) {
   LookAtReport report;
@@ -362,6 +398,14 @@ LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& e
     const float w = std::isfinite(weights[k]) ? std::clamp(weights[k], 0.0f, 1.0f) : 0.0f;
     if (w <= 0.0f) continue;
     const glm::vec3 pivot = transform_point(acc, pivots[k]);
+    // The last joint taking the whole turn (the neck after a waist's share): the one-joint
+    // entry from where the earlier joints left the eye and the facing. Its report is measured
+    // from the eye its turn leaves, as the loop's would be. What it leaves goes through the
+    // loop below without the closed forms, which it has already tried.
+    if (closed_forms && w >= 1.0f && k + 1 == pivots.size()) {
+      if (detail::solve_look_at_one_joint(frame, pivot, cur_eye, cur_facing, target, turns[k], report)) return report;
+      closed_forms = false;
+    }
     glm::quat total(1.0f, 0.0f, 0.0f, 0.0f);
     // A full share with the eye off the pivot is solved in closed form when it can be: turning
     // about the pivot moves the eye, which changes the direction to the target (parallax).
@@ -400,7 +444,11 @@ LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& e
         if (s < 1e-6f && glm::dot(cur_facing, want.dir) > 0.0f) break;  // within 1e-6 rad
       }
       glm::quat q;
-      if (w < 1.0f || !full_turn(frame, cur_facing, want, q)) q = share_turn(frame, cur_facing, desired_angles(frame, want), w);
+      if (w < 1.0f) {
+        q = share_turn_fast(frame, cur_facing, want, w);
+      } else if (!full_turn(frame, cur_facing, want, q)) {
+        q = share_turn(frame, cur_facing, desired_angles(frame, want), w);
+      }
       // q is unit to rounding: renormalize once per joint, not per repeat. An eye at the pivot
       // stays where it is (bit for bit), and so does the direction wanted from it.
       const glm::vec3 moved_eye = pivot + q * (cur_eye - pivot);

@@ -28,42 +28,57 @@ glm::vec3 orthogonal_part(const glm::vec3& v, const glm::vec3& axis, float min_l
   return len > min_len ? p / len : glm::vec3(0.0f);
 }
 
+// The current root->end axis (unit), for carrying the bend over: only the carried-bend and
+// target-at-the-root paths need it, so it is computed there, not on every solve.
+struct CurrentAxis {
+  glm::vec3 axis;
+  bool has;  // the current pose has a root->end axis (else the upper segment's direction)
+};
+
+CurrentAxis current_axis(const TwoBoneInput& in, const glm::vec3& upper, float a, float full) {
+  const glm::vec3 cur = in.end - in.root;
+  const float cur_len = glm::length(cur);
+  const bool has = cur_len > kTiny * full;
+  return {has ? cur / cur_len : upper / a, has};
+}
+
 // The bend direction carried over from the previous frame (or the current pose), moved onto
 // the new axis by the shortest arc from the current root->end axis. Zero when none is usable.
 // `from_previous` tells whether it came from the caller's previous_bend (tracking history).
-glm::vec3 carried_bend(const TwoBoneInput& in, const glm::vec3& current_axis, bool has_current_axis,
-                       const glm::vec3& axis, bool& from_previous) {
+glm::vec3 carried_bend(const TwoBoneInput& in, const CurrentAxis& cur, const glm::vec3& axis, bool& from_previous) {
   glm::vec3 source(0.0f);
   from_previous = false;
   if (is_finite(in.previous_bend) && glm::length(in.previous_bend) > kTiny) {
     source = glm::normalize(in.previous_bend);
     from_previous = true;
-  } else if (has_current_axis) {
-    source = orthogonal_part(in.mid - in.root, current_axis, kTiny * glm::length(in.mid - in.root) + 1e-12f);
+  } else if (cur.has) {
+    source = orthogonal_part(in.mid - in.root, cur.axis, kTiny * glm::length(in.mid - in.root) + 1e-12f);
   }
   if (source == glm::vec3(0.0f)) return source;
-  if (has_current_axis) source = rotation_between(current_axis, axis) * source;
+  if (cur.has) source = rotation_between(cur.axis, axis) * source;
   const glm::vec3 out = orthogonal_part(source, axis, 1e-4f);
   if (out == glm::vec3(0.0f)) from_previous = false;
   return out;
 }
 
-glm::vec3 choose_bend(const TwoBoneInput& in, const TwoBoneSettings& settings, const glm::vec3& current_axis,
-                      bool has_current_axis, const glm::vec3& axis, float reach) {
-  const bool has_previous = is_finite(in.previous_bend) && glm::dot(in.previous_bend, in.previous_bend) > kTiny * kTiny;
+// `toward` is the axis before normalization (the root->target vector, or the unit axis) and
+// `toward2` its squared length: the pole is projected off it without waiting for the axis's
+// square root and division.
+glm::vec3 choose_bend(const TwoBoneInput& in, const TwoBoneSettings& settings, const glm::vec3& upper, float a,
+                      const glm::vec3& axis, const glm::vec3& toward, float toward2, float reach) {
   if (in.has_pole && is_finite(in.pole)) {
     const glm::vec3 pv = in.pole - in.root;
-    const float pv_len = glm::length(pv);
-    if (pv_len > kTiny * reach) {
-      const glm::vec3 perp = pv - glm::dot(pv, axis) * axis;
-      const float perp_len = glm::length(perp);
-      const float sine = perp_len / pv_len;
-      if (sine > 1e-5f) {
-        const glm::vec3 p = perp / perp_len;
+    const float pv2 = glm::dot(pv, pv);  // compared squared: no square root of |pv| is needed
+    if (pv2 > (kTiny * reach) * (kTiny * reach)) {
+      const glm::vec3 perp = pv - (glm::dot(pv, toward) / toward2) * toward;
+      const float perp2 = glm::dot(perp, perp);
+      const float perp_len = std::sqrt(perp2);
+      if (perp2 > 1e-10f * pv2) {  // the sine of the pole off the axis above 1e-5
+        const glm::vec3 p = perp * (1.0f / perp_len);
         // No tracking history: the pole decides at once.
-        if (!has_previous) return p;
+        if (!is_finite(in.previous_bend) || !(glm::dot(in.previous_bend, in.previous_bend) > kTiny * kTiny)) return p;
         bool from_previous = false;
-        const glm::vec3 carry = carried_bend(in, current_axis, has_current_axis, axis, from_previous);
+        const glm::vec3 carry = carried_bend(in, current_axis(in, upper, a, reach), axis, from_previous);
         if (!from_previous) return p;
         // Well-defined projection (rho >= band): the pole decides on this very solve.
         const float f = settings.pole_band_fraction;
@@ -86,7 +101,7 @@ glm::vec3 choose_bend(const TwoBoneInput& in, const TwoBoneSettings& settings, c
     }
   }
   bool from_previous = false;
-  const glm::vec3 carry = carried_bend(in, current_axis, has_current_axis, axis, from_previous);
+  const glm::vec3 carry = carried_bend(in, current_axis(in, upper, a, reach), axis, from_previous);
   if (carry != glm::vec3(0.0f)) return carry;
   return any_orthogonal(axis);
 }
@@ -162,36 +177,41 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
     return r;
   }
 
-  // Current root->end axis (for carrying the bend over) and the new axis toward the target.
-  const glm::vec3 cur = in.end - in.root;
-  const float cur_len = glm::length(cur);
-  const bool has_cur_axis = cur_len > kTiny * full;
-  const glm::vec3 cur_axis = has_cur_axis ? cur / cur_len : upper / a;
+  // The new axis toward the target; a target at the root keeps the current root->end axis.
   const glm::vec3 to_target = in.target - in.root;
-  const float requested = glm::length(to_target);
-  const glm::vec3 axis = requested > kTiny * full ? to_target / requested : cur_axis;
+  const float t2 = glm::dot(to_target, to_target);
+  const float requested = std::sqrt(t2);
+  const bool toward_target = requested > kTiny * full;
+  const glm::vec3 axis = toward_target ? to_target * (1.0f / requested) : current_axis(in, upper, a, full).axis;
 
   // Reach distance: stretch factor k, soft reach against the stretched span, then the clamp
   // just inside [k|a-b|, k(a+b)].
-  const float k = two_bone_stretch_factor(requested, full, settings.soft_reach_start, settings.max_stretch);
+  const bool soft = soft_reach_on(settings.soft_reach_start);
+  const float k = soft ? two_bone_stretch_factor(requested, full, settings.soft_reach_start, settings.max_stretch) : 1.0f;
   const float A = k * a;
   const float B = k * b;
   const float span = A + B;
   const float m = settings.max_extension;
   const bool extension_on = std::isfinite(m) && m > 0.0f && m < 1.0f;
   const float usable = extension_on ? m * span : span;
-  float d = soft_reach_distance(requested, usable, settings.soft_reach_start);
+  float d = soft ? soft_reach_distance(requested, usable, settings.soft_reach_start) : requested;
   const float margin = 1e-4f * span;
   const float hi = std::min(span - margin, usable);
   const float lo = std::min(std::fabs(A - B) + margin, hi);
   d = std::clamp(d, lo, hi);
   r.stretch = k;
 
-  const glm::vec3 bend = choose_bend(in, settings, cur_axis, has_cur_axis, axis, full);
+  const glm::vec3 bend = choose_bend(in, settings, upper, a, axis, toward_target ? to_target : axis,
+                                     toward_target ? t2 : 1.0f, full);
 
-  // Law of cosines at the root: angle between the axis and the upper segment.
-  const float cos_root = std::clamp((A * A + d * d - B * B) / (2.0f * A * d), -1.0f, 1.0f);
-  const float sin_root = std::sqrt(std::max(0.0f, 1.0f - cos_root * cos_root));
+  // Law of cosines at the root: angle between the axis and the upper segment. Its sine by
+  // Heron's formula, 2 area / (A d) with 16 area^2 = (A+B-d)(A+B+d)(d+B-A)(d-B+A), not
+  // sqrt(1 - cos^2): it does not wait for the cosine's division, and the differences, each at
+  // least the clamp's margin, keep its digits near full reach where 1 - cos^2 cancels.
+  const float inv_2ad = 1.0f / (2.0f * A * d);
+  const float cos_root = std::clamp((A * A + d * d - B * B) * inv_2ad, -1.0f, 1.0f);
+  const float sin_root = std::sqrt(std::max(0.0f, ((A + B) - d) * ((A + B) + d))) *
+                         std::sqrt(std::max(0.0f, ((d + B) - A) * ((d - B) + A))) * inv_2ad;
   const glm::vec3 u1 = cos_root * axis + sin_root * bend;
   r.mid = in.root + A * u1;
   r.end = in.root + d * axis;
@@ -199,28 +219,53 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
 
   // Deltas: map (upper direction, bend-plane normal) onto the solved pair, then the lower
   // segment by the shortest arc after the upper delta (a turn about the plane normal).
-  const glm::vec3 u0 = upper / a;
+  const glm::vec3 u0 = upper * (1.0f / a);
   const glm::vec3 n0_raw = glm::cross(upper, lower);
   const float n0_len2 = glm::dot(n0_raw, n0_raw);
   glm::quat delta_upper;
-  if (n0_len2 > 1e-6f * (a * a) * (b * b)) {  // sine of the bend above 1e-3
+  if (n0_len2 > 1e-6f * (a * a) * (b * b)) [[likely]] {  // sine of the bend above 1e-3
     // Both frames are (segment, plane normal, segment x normal); in the solved one,
     // w1 = u1 x n1 = cos_root bend - sin_root axis (u1 and n1 expanded in bend and axis).
-    const glm::vec3 n0 = n0_raw / std::sqrt(n0_len2);
+    const float n0_len = std::sqrt(n0_len2);
+    const glm::vec3 n0 = n0_raw * (1.0f / n0_len);
     const glm::vec3 w0 = glm::cross(u0, n0);
     const glm::vec3 n1 = glm::cross(bend, axis);  // unit: bend is a unit vector orthogonal to axis
     const glm::vec3 w1 = cos_root * bend - sin_root * axis;
-    delta_upper = frame_rotation(u0, n0, w0, u1, n1, w1);
+    // The rotation R = u1 u0^T + n1 n0^T + w1 w0^T as a quaternion without building the matrix:
+    // its trace is u0.u1 + n0.n1 + w0.w1 and its axial vector (R - R^T) sum of the a x R a, so
+    // (1 + trace, u0 x u1 + n0 x n1 + w0 x w1) is the quaternion times 2 sqrt(1 + trace)
+    // (quat_cast's w branch, term by term). Turns past about 140 degrees keep quat_cast, which
+    // picks the largest component.
+    const float tr = glm::dot(u0, u1) + glm::dot(n0, n1) + glm::dot(w0, w1);
+    if (tr > -0.5f) [[likely]] {
+      const glm::vec3 v = glm::cross(u0, u1) + glm::cross(n0, n1) + glm::cross(w0, w1);
+      const float sq = std::sqrt(1.0f + tr);
+      const float inv = 0.5f / sq;
+      delta_upper = glm::quat(0.5f * sq, v.x * inv, v.y * inv, v.z * inv);
+    } else {
+      delta_upper = frame_rotation(u0, n0, w0, u1, n1, w1);
+    }
     // The lower delta turns about n1. In the plane, as (u1, -w1) coordinates, the lower segment
-    // after the upper delta keeps its old coordinates (l0 . u0, -l0 . w0), and the solved one is
-    // ((d cos_root - A) / B, d sin_root / B) (end - mid = d axis - A u1). The turn between them
-    // is their complex quotient (cos, sin) about n1.
-    const glm::vec3 l0 = lower / b;
-    const float ox = glm::dot(l0, u0);
-    const float oy = -glm::dot(l0, w0);
-    const float nx = (d * cos_root - A) / B;
-    const float ny = d * sin_root / B;
-    r.delta_lower = half_way_turn(nx * ox + ny * oy, (ny * ox - nx * oy) * n1, n1);
+    // after the upper delta keeps its old coordinates (l0 . u0, -l0 . w0), and the solved one
+    // is ((d cos_root - A) / B, d sin_root / B) (end - mid = d axis - A u1). The turn between
+    // them is their complex quotient (cos, sin) about n1, and its half-way quaternion is
+    // (1 + cos, sin n1) normalized. The old pair is (upper . lower, |n0_raw|) / (a b), since
+    // lower . (upper x (upper x lower)) = -|upper x lower|^2; the solved one is taken times B,
+    // so the half-way quaternion is (B + X, Y n1) before its normalization and no division
+    // waits for a length on the way (1 / (a b) is known early).
+    const float inv_ab = 1.0f / (a * b);
+    const float ox = glm::dot(upper, lower) * inv_ab;
+    const float oy = n0_len * inv_ab;
+    const float px = d * cos_root - A;
+    const float py = d * sin_root;
+    const float hw = B + (px * ox + py * oy);
+    const float hs = py * ox - px * oy;
+    if (hw > 1e-6f * B) [[likely]] {
+      const float inv_len = 1.0f / std::sqrt(hw * hw + hs * hs);
+      r.delta_lower = glm::quat(hw * inv_len, (hs * inv_len) * n1.x, (hs * inv_len) * n1.y, (hs * inv_len) * n1.z);
+    } else {
+      r.delta_lower = glm::quat(0.0f, n1.x, n1.y, n1.z);  // half a turn
+    }
   } else {
     const glm::vec3 l0 = lower / b;
     const glm::vec3 l1 = (r.end - r.mid) / B;
@@ -230,7 +275,9 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
   r.delta_upper = delta_upper;
 
   r.report.clamped = std::fabs(d - requested) > 1e-6f * full;
-  r.report.residual = distance_between(r.end, in.target);
+  // The solved end lies on the root->target ray at d, so it is |requested - d| from the target;
+  // measured on the points when the target is at the root or too far for a float square.
+  r.report.residual = toward_target && requested < 1e18f ? std::fabs(requested - d) : distance_between(r.end, in.target);
   r.report.reached = r.report.residual <= settings.tolerance;
   r.report.passes = 1;
   return r;
