@@ -34,7 +34,8 @@ Result<AnimationBinding> build_animation_binding(const Clip& clip, const Rig& ri
   // Sampling reads only the source joints that drive a target joint or are an ancestor of one
   // (RetargetBinding::source_needed: not CMU's fingers, thumbs and toes on an R15), so the
   // clip is bound to those alone: the others are written their rest local with coverage 0 and
-  // never enter the key stream. sample_retarget reads the same values as before (same bits).
+  // never enter the key stream. sample_retarget reads the same values as before (same bits,
+  // rule RT4).
   const RetargetBinding& rb = *out.retarget;
   const auto all = out.clip_binding.track_of_joint();
   if (rb.source_needed.size() == all.size()) {

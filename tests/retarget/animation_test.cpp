@@ -179,6 +179,7 @@ TEST_CASE("playing a BVH clip on R15 allocates nothing per frame", "[retarget][a
 }
 
 TEST_CASE("a retargeted clip binds only the source joints the retarget reads, same pose bit for bit", "[retarget][animation]") {
+  // rule RT4.
   // RetargetBinding::source_needed (docs/retarget.md): CMU's fingers, thumbs and toes drive no
   // R15 joint, so build_animation_binding leaves their tracks out of the clip binding. Second
   // formulation: every source track bound (build_clip_binding to the skeleton), sampled without
