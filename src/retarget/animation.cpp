@@ -31,6 +31,31 @@ Result<AnimationBinding> build_animation_binding(const Clip& clip, const Rig& ri
     if (!r) return r.error();
     out.retarget = std::make_shared<const RetargetBinding>(std::move(r).value());
   }
+  // Sampling reads only the source joints that drive a target joint or are an ancestor of one
+  // (RetargetBinding::source_needed: not CMU's fingers, thumbs and toes on an R15), so the
+  // clip is bound to those alone: the others are written their rest local with coverage 0 and
+  // never enter the key stream. sample_retarget reads the same values as before (same bits,
+  // rule RT4).
+  const RetargetBinding& rb = *out.retarget;
+  const auto all = out.clip_binding.track_of_joint();
+  if (rb.source_needed.size() == all.size()) {
+    std::vector<int> track_of(all.begin(), all.end());
+    bool dropped = false;
+    for (size_t s = 0; s < track_of.size(); ++s)
+      if (!rb.source_needed[s] && track_of[s] >= 0) {
+        track_of[s] = -1;
+        dropped = true;
+      }
+    if (dropped) {
+      const auto defaults = out.clip_binding.defaults();
+      const auto unmatched = out.clip_binding.unmatched_tracks();
+      auto needed = build_clip_binding_from_tracks(clip, std::move(track_of),
+                                                   std::vector<Transform>(defaults.begin(), defaults.end()),
+                                                   std::vector<std::string>(unmatched.begin(), unmatched.end()));
+      if (!needed) return needed.error();
+      out.clip_binding = std::move(needed).value();
+    }
+  }
   return out;
 }
 

@@ -2,6 +2,8 @@
 // allocation-free animation path.
 #include <catch2/catch.hpp>
 
+#include <cstring>
+
 #include "asterune/io/bvh.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/retarget/bake.hpp"
@@ -174,4 +176,54 @@ TEST_CASE("playing a BVH clip on R15 allocates nothing per frame", "[retarget][a
   }
   CHECK(ok);
   for (const auto& t : local) CHECK(is_finite(t));
+}
+
+TEST_CASE("a retargeted clip binds only the source joints the retarget reads, same pose bit for bit", "[retarget][animation]") {
+  // rule RT4.
+  // RetargetBinding::source_needed (docs/retarget.md): CMU's fingers, thumbs and toes drive no
+  // R15 joint, so build_animation_binding leaves their tracks out of the clip binding. Second
+  // formulation: every source track bound (build_clip_binding to the skeleton), sampled without
+  // a cursor, then sample_retarget; the target pose and coverage must be the same bits, at
+  // off-grid times, forward, across the loop and backwards (the cursor's search paths).
+  const Rig rig = r15();
+  const io::BvhFile cmu = load_cmu("cmu_131_01_start_walk_stop.bvh");
+  auto profile = build_auto_profile(cmu.skeleton, rig);
+  REQUIRE(profile.ok());
+  auto a = build_animation_binding(cmu.clip, rig, &cmu.skeleton, &profile.value());
+  REQUIRE(a.ok());
+  REQUIRE(a.value().mode == AnimationMode::kRetarget);
+  auto full = build_clip_binding(cmu.clip, cmu.skeleton);
+  REQUIRE(full.ok());
+  const RetargetBinding& rb = *a.value().retarget;
+  const ClipBinding& bound = a.value().clip_binding;
+  REQUIRE(bound.joint_count() == full.value().joint_count());
+  int left_out = 0;
+  for (int s = 0; s < bound.joint_count(); ++s) {
+    if (rb.source_needed[static_cast<size_t>(s)]) {
+      CHECK(bound.track_of(s) == full.value().track_of(s));  // every joint the retarget reads keeps its track
+    } else {
+      CHECK(bound.track_of(s) == -1);
+      if (full.value().track_of(s) >= 0) ++left_out;
+    }
+  }
+  CHECK(left_out >= 4);  // fingers, thumbs or toes of both sides
+  CHECK(bound.bound_count() + left_out == full.value().bound_count());
+
+  AnimationContext ctx = make_animation_context(a.value());
+  const size_t nt = static_cast<size_t>(rig.joint_count()), ns = static_cast<size_t>(cmu.skeleton.joint_count());
+  std::vector<Transform> local(nt), ref_local(nt), src(ns);
+  std::vector<float> cov(nt), ref_cov(nt), src_cov(ns);
+  RetargetContext ref_ctx = make_retarget_context(rb);
+  int compared = 0;
+  for (int f = 0; f < 240; ++f) {
+    const float t = f < 180 ? 0.0173f * static_cast<float>(f) : 0.0173f * static_cast<float>(360 - f);
+    REQUIRE(sample_animation(cmu.clip, a.value(), rig, t, WrapMode::kLoop, ctx, local, cov));
+    REQUIRE(sample_clip(cmu.clip, full.value(), t, WrapMode::kLoop, src, src_cov));
+    REQUIRE(sample_retarget(rb, rig, src, src_cov, ref_ctx, ref_local, ref_cov).ok);
+    INFO("frame " << f << " time " << t);
+    REQUIRE(std::memcmp(local.data(), ref_local.data(), nt * sizeof(Transform)) == 0);
+    REQUIRE(std::memcmp(cov.data(), ref_cov.data(), nt * sizeof(float)) == 0);
+    ++compared;
+  }
+  CHECK(compared == 240);
 }
