@@ -2,12 +2,20 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 
 #include "asterune/core/assert.hpp"
 #include "asterune/core/prefetch.hpp"
 #include "asterune/rig/rig.hpp"
+#include "math/sse_quat.hpp"  // ASTERUNE_SSE2 and the SSE2 intrinsics
 
 namespace asterune {
+
+#if defined(ASTERUNE_SSE2)
+// The composition loads a transform's floats 3-6 (rotation w, position) as one register.
+static_assert(sizeof(Transform) == 28 && offsetof(Transform, position) == 16,
+              "the SSE2 composition expects a packed transform: rotation x, y, z, w, then position");
+#endif
 
 namespace {
 
@@ -32,6 +40,36 @@ float yaw_of(const glm::quat& q) { return 2.0f * std::atan2(q.y, q.w); }
 float decay_value(float x0, float v0, float a0, float a, float b, float c, float t1, float t) {
   if (!(t < t1)) return 0.0f;
   return ((((a * t + b) * t + c) * t + 0.5f * a0) * t + v0) * t + x0;
+}
+
+// A track's claims a = w * coverage (* mask) (rule AN4), written to `claim` and to the level's
+// sum: copied by the level's first track, added by the others in composition order.
+template <bool kMask, bool kFirst>
+void claim_pass(float w, const float* __restrict cov, const float* __restrict mask, float* __restrict claim,
+                float* __restrict sum, size_t n) {
+  for (size_t j = 0; j < n; ++j) {
+    const float c = kMask ? w * cov[j] * mask[j] : w * cov[j];
+    claim[j] = c;
+    sum[j] = kFirst ? c : sum[j] + c;
+  }
+}
+
+// One level's share of the budget per joint (rule AN4, docs/animator.md): from the summed
+// claims w and the remaining budget r, the scale n_i = a_i * scale and the new budget.
+template <bool kBudget>
+void level_scale(const float* sum, float* rest, float* scale, size_t n) {
+  for (size_t j = 0; j < n; ++j) {
+    const float w = sum[j];
+    if (!(w > 0.0f)) {
+      scale[j] = 0.0f;
+      continue;
+    }
+    const float m = std::min(w, 1.0f);
+    const float k = kBudget ? std::min(1.0f, rest[j] / m) : rest[j];
+    scale[j] = k / std::max(w, 1.0f);
+    rest[j] -= m * k;
+    if (!(rest[j] > 0.0f)) rest[j] = 0.0f;  // lower levels then take nothing
+  }
 }
 
 }  // namespace
@@ -207,9 +245,7 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
   a.scratch_single_e_.assign(n, 0.0f);
   a.scratch_count_.assign(n, 0);
   a.scratch_single_.assign(n, 0);
-  a.scratch_first_.assign(n, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
-  a.scratch_acc_.assign(n, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
-  a.scratch_pos_.assign(n, glm::vec3(0.0f));
+  a.scratch_sums_.assign(3 * n, glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
   return a;
 }
 
@@ -493,15 +529,18 @@ bool Animator::compose_samples(std::span<Transform> local, std::span<float> cove
     float* single_e = scratch_single_e_.data();
     int* count = scratch_count_.data();
     int* single = scratch_single_.data();
-    glm::quat* first = scratch_first_.data();
-    glm::quat* acc = scratch_acc_.data();
-    glm::vec3* pos = scratch_pos_.data();
+    // Per joint, side by side: the weighted rotation sum, the position sum (floats 1-3; float 0
+    // is scratch) and the first contribution's rotation, one register each. A joint's first
+    // contribution writes them (its sums are 0 + e q and 0 + e p, as if added to zeroed sums:
+    // 0 + x is not x for x = -0), so they need no clearing; a joint with none reads no sums.
+    glm::quat* sums = scratch_sums_.data();
     for (size_t j = 0; j < n; ++j) {
       rest[j] = 1.0f;
       count[j] = 0;
-      acc[j] = glm::quat(0.0f, 0.0f, 0.0f, 0.0f);
-      pos[j] = glm::vec3(0.0f);
     }
+#if defined(ASTERUNE_SSE2)
+    const __m128 sign_bit = _mm_set_ss(-0.0f);
+#endif
     int begin = 0;
     for (const int level_end : level_end_) {
       bool any = false;
@@ -510,50 +549,85 @@ bool Animator::compose_samples(std::span<Transform> local, std::span<float> cove
         if (!tr.sampled) continue;
         const float w = tr.state.weight_current;
         const float* cov = tr.coverage.data();
+        // The claims and the level's sum in one pass (the first track's claims are the sum).
         float* claim = tr.claim.data();
-        if (tr.mask.empty()) {
-          for (size_t j = 0; j < n; ++j) claim[j] = w * cov[j];
-        } else {
-          const float* mask = tr.mask.data();
-          for (size_t j = 0; j < n; ++j) claim[j] = w * cov[j] * mask[j];
-        }
+        const float* mask = tr.mask.empty() ? nullptr : tr.mask.data();
         if (!any) {
-          std::copy(claim, claim + n, sum);
+          if (mask)
+            claim_pass<true, true>(w, cov, mask, claim, sum, n);
+          else
+            claim_pass<false, true>(w, cov, mask, claim, sum, n);
           any = true;
         } else {
-          for (size_t j = 0; j < n; ++j) sum[j] += claim[j];
+          if (mask)
+            claim_pass<true, false>(w, cov, mask, claim, sum, n);
+          else
+            claim_pass<false, false>(w, cov, mask, claim, sum, n);
         }
       }
       if (any) {
-        for (size_t j = 0; j < n; ++j) {
-          const float w = sum[j];
-          if (!(w > 0.0f)) {
-            scale[j] = 0.0f;
-            continue;
-          }
-          const float m = std::min(w, 1.0f);
-          const float k = budget ? std::min(1.0f, rest[j] / m) : rest[j];
-          scale[j] = k / std::max(w, 1.0f);
-          rest[j] -= m * k;
-          if (!(rest[j] > 0.0f)) rest[j] = 0.0f;  // lower levels then take nothing
-        }
+        // An unclaimed joint is skipped by a branch: a branch-free loop the compiler runs four
+        // joints at a time was slower (it divides for every joint; docs/performance.md).
+        if (budget)
+          level_scale<true>(sum, rest, scale, n);
+        else
+          level_scale<false>(sum, rest, scale, n);
         for (int i = begin; i < level_end; ++i) {
           const int t = override_order_[static_cast<size_t>(i)];
           const Track& tr = tracks_[static_cast<size_t>(t)];
           if (!tr.sampled) continue;
           const float* claim = tr.claim.data();
           const Transform* x = tr.local.data();
-          for (size_t j = 0; j < n; ++j) {
+          glm::quat* js = sums;
+          for (size_t j = 0; j < n; ++j, js += 3) {
             const float e = claim[j] * scale[j];
             if (!(e > 0.0f)) continue;
-            const glm::quat& q = x[j].rotation;
-            if (count[j] == 0) first[j] = q;
-            const float sg = glm::dot(first[j], q) < 0.0f ? -e : e;
-            acc[j] = glm::quat(acc[j].w + sg * q.w, acc[j].x + sg * q.x, acc[j].y + sg * q.y, acc[j].z + sg * q.z);
-            pos[j] += e * x[j].position;
+            const bool first = count[j] == 0;
             ++count[j];
-            single[j] = t;
-            single_e[j] = e;
+#if defined(ASTERUNE_SSE2)
+            // One quaternion per register: glm's dot (w*w' + x*x') + (y*y' + z*z') for the sign,
+            // applied to e by its sign bit; then sum + sg * q and sum + e * p lane by lane. The
+            // position loads with the rotation's w before it (floats 3-6 of the transform).
+            const __m128 q = _mm_loadu_ps(&x[j].rotation.x);
+            const __m128 p = _mm_loadu_ps(&x[j].rotation.w);
+            const __m128 ev = _mm_set_ss(e);
+            const __m128 eb = _mm_shuffle_ps(ev, ev, 0);
+            if (first) {  // sign +1 (dot(q, q) is never below 0); the lone-track copy reads t, e
+              _mm_storeu_ps(&js[2].x, q);
+              single[j] = t;
+              single_e[j] = e;
+              _mm_storeu_ps(&js[0].x, _mm_add_ps(_mm_setzero_ps(), _mm_mul_ps(eb, q)));
+              _mm_storeu_ps(&js[1].x, _mm_add_ps(_mm_setzero_ps(), _mm_mul_ps(eb, p)));
+            } else {
+              const __m128 pr = _mm_mul_ps(_mm_loadu_ps(&js[2].x), q);
+              const __m128 wx = _mm_add_ss(_mm_shuffle_ps(pr, pr, _MM_SHUFFLE(3, 3, 3, 3)), pr);
+              const __m128 yz = _mm_add_ss(_mm_shuffle_ps(pr, pr, _MM_SHUFFLE(1, 1, 1, 1)), _mm_movehl_ps(pr, pr));
+              const __m128 dot = _mm_add_ss(wx, yz);
+              const __m128 sg = _mm_xor_ps(ev, _mm_and_ps(_mm_cmplt_ss(dot, _mm_setzero_ps()), sign_bit));
+              _mm_storeu_ps(&js[0].x, _mm_add_ps(_mm_loadu_ps(&js[0].x), _mm_mul_ps(_mm_shuffle_ps(sg, sg, 0), q)));
+              _mm_storeu_ps(&js[1].x, _mm_add_ps(_mm_loadu_ps(&js[1].x), _mm_mul_ps(eb, p)));
+            }
+#else
+            const glm::quat& q = x[j].rotation;
+            const glm::vec3& p = x[j].position;
+            glm::quat& acc = js[0];
+            float* ps = &js[1].x;
+            if (first) {  // sign +1 (dot(q, q) is never below 0); the lone-track copy reads t, e
+              js[2] = q;
+              single[j] = t;
+              single_e[j] = e;
+              acc = glm::quat(0.0f + e * q.w, 0.0f + e * q.x, 0.0f + e * q.y, 0.0f + e * q.z);
+              ps[1] = 0.0f + e * p.x;
+              ps[2] = 0.0f + e * p.y;
+              ps[3] = 0.0f + e * p.z;
+            } else {
+              const float sg = glm::dot(js[2], q) < 0.0f ? -e : e;
+              acc = glm::quat(acc.w + sg * q.w, acc.x + sg * q.x, acc.y + sg * q.y, acc.z + sg * q.z);
+              ps[1] += e * p.x;
+              ps[2] += e * p.y;
+              ps[3] += e * p.z;
+            }
+#endif
           }
           if (root_joint_ >= 0) {
             const auto r = static_cast<size_t>(root_joint_);
@@ -572,11 +646,13 @@ bool Animator::compose_samples(std::span<Transform> local, std::span<float> cove
         out = tracks_[static_cast<size_t>(single[j])].local[j];
         cov = 1.0f;
       } else {
-        glm::quat q = acc[j];
-        q.w += first[j].w < 0.0f ? -rest[j] : rest[j];  // the rest pose's identity, sign-aligned
+        const glm::quat& first = sums[3 * j + 2];
+        glm::quat q = sums[3 * j];
+        q.w += first.w < 0.0f ? -rest[j] : rest[j];  // the rest pose's identity, sign-aligned
         const float len2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
-        out.rotation = len2 > 1e-20f ? q * (1.0f / std::sqrt(len2)) : first[j];
-        out.position = pos[j];
+        out.rotation = len2 > 1e-20f ? q * (1.0f / std::sqrt(len2)) : first;
+        const float* ps = &sums[3 * j + 1].x;
+        out.position = glm::vec3(ps[1], ps[2], ps[3]);
         cov = 1.0f - rest[j];
       }
       local[j] = out;

@@ -221,8 +221,9 @@ class Animator {
   // used from two threads at once).
   mutable std::vector<float> scratch_rest_, scratch_sum_, scratch_scale_, scratch_single_e_;
   mutable std::vector<int> scratch_count_, scratch_single_;
-  mutable std::vector<glm::quat> scratch_first_, scratch_acc_;
-  mutable std::vector<glm::vec3> scratch_pos_;
+  // Per joint, three quaternions' room: the weighted rotation sum, the position sum, the first
+  // contribution's rotation (src/anim/animator.cpp).
+  mutable std::vector<glm::quat> scratch_sums_;
 };
 
 }  // namespace asterune
