@@ -1,5 +1,6 @@
 // The paired measurement (paired_main.hpp). Each selected case runs in short Google Benchmark
-// blocks that alternate with blocks of the reference kernel: R C R C ... C R. Each case block is
+// blocks that alternate with blocks of the reference kernel, round by round over the cases:
+// R C1 R C2 ... R Cn R C1 R C2 ... R. Each case block is
 // divided by the mean of the two reference blocks beside it, and a case is reported as the median
 // of these ratios with their spread. Load from other processes on a shared machine (a busy sibling
 // core, cache and memory traffic, a lower clock) slows both sides of a pair about alike within a
@@ -364,13 +365,17 @@ int paired_main(int argc, char** argv) {
               "block: median [min-max] of the pairs\n", options.pairs, format(options.block_seconds).c_str());
   std::fflush(stdout);
 
+  // Round by round: every case's first pair, then every case's second... A slow spell of the
+  // machine (another process on the sibling core, a neighbour's memory traffic) then touches a few
+  // pairs of many cases rather than all pairs of one, and the median sets those few aside.
   std::vector<RefBlock> blocks{reference.block()};
-  for (CaseResult& c : cases) {
-    for (int pair = 0; c.error.empty() && pair < options.pairs; ++pair) {
+  for (int pair = 0; pair < options.pairs; ++pair) {
+    for (CaseResult& c : cases) {
+      if (!c.error.empty()) continue;
       benchmark::BenchmarkReporter::Run run;
       const bool ran = case_block(c.name, capture, run, c.error);
       blocks.push_back(reference.block());
-      if (!ran) break;
+      if (!ran) continue;
       const RefBlock& before = blocks[blocks.size() - 2];
       const RefBlock& after = blocks.back();
       const double y = c.wall_clock ? 0.5 * (before.real_ns + after.real_ns) : 0.5 * (before.cpu_ns + after.cpu_ns);
@@ -385,8 +390,10 @@ int paired_main(int argc, char** argv) {
         if (const double to_ns = counter_to_ns(name); to_ns > 0.0) s.ratios.push_back(counter.value * to_ns / y);
       }
     }
-    print_case(c, width);
+    std::fprintf(stderr, "\rpair %d of %d", pair + 1, options.pairs);
   }
+  std::fprintf(stderr, "\n");
+  for (const CaseResult& c : cases) print_case(c, width);
 
   std::vector<double> cpu, real;
   for (const RefBlock& r : blocks) {

@@ -50,19 +50,72 @@ def to_ns_factor(counter):
     return TIME_PREFIX.get(unit) if sep else None
 
 
+def quantile(values, q):
+    """As paired_main.cpp: linear between the two nearest of the sorted values."""
+    at = q * (len(values) - 1)
+    lo = int(at)
+    hi = min(lo + 1, len(values) - 1)
+    return values[lo] + (at - lo) * (values[hi] - values[lo])
+
+
+def spread_of(values):
+    v = sorted(values)
+    return {"median": quantile(v, 0.5), "q1": quantile(v, 0.25), "q3": quantile(v, 0.75),
+            "min": v[0], "max": v[-1], "values": list(values)}
+
+
+def pooled(spreads):
+    """One spread from several passes' spreads of the same thing: their values pooled."""
+    return spread_of([x for s in spreads for x in s["values"]])
+
+
+def pooled_series(series):
+    out = {"value": pooled([s["value"] for s in series])}
+    if all("ratio" in s for s in series):
+        out["ratio"] = pooled([s["ratio"] for s in series])
+    return out
+
+
+def pooled_case(passes):
+    """One case measured in several passes (processes): every pair of every pass, pooled."""
+    first = passes[0]
+    errors = [p["error"] for p in passes if "error" in p]
+    if errors:
+        return {k: v for k, v in first.items() if k in ("name", "clock", "program")} | {"error": errors[0]}
+    out = dict(first)
+    out["ns_per_iteration"] = pooled_series([p["ns_per_iteration"] for p in passes])
+    names = [n for n in first.get("counters", {}) if all(n in p.get("counters", {}) for p in passes)]
+    out["counters"] = {n: pooled_series([p["counters"][n] for p in passes]) for n in names}
+    out["passes"] = len(passes)
+    return out
+
+
 def cmd_merge(args):
+    """Each input is one pass of one program, named <stage>.json or <stage>.<pass>.json; the passes
+    of a stage are pooled: a case's ratio is the median over every pair of every pass."""
     merged = {"context": {}, "programs": [], "benchmarks": []}
+    stages = {}  # stage -> [pass data], in the order first seen
     for path in args.inputs:
         data = load(path)
-        stage = os.path.splitext(os.path.basename(path))[0]
+        stage = os.path.basename(path).split(".")[0]
         if not merged["context"]:
             merged["context"] = dict(data.get("context", {}))
             merged["context"].pop("program", None)
-        merged["programs"].append({"stage": stage, "reference": data["reference"]})
-        for b in data.get("benchmarks", []):
-            merged["benchmarks"].append(dict(b, program=stage))
-    if not merged["programs"]:
+        stages.setdefault(stage, []).append(data)
+    if not stages:
         sys.exit("bench_report merge: no input files")
+    for stage, runs in stages.items():
+        ref = runs[0]["reference"]
+        merged["programs"].append({"stage": stage, "passes": len(runs), "reference": dict(
+            ref, cpu_ns_per_joint=pooled([r["reference"]["cpu_ns_per_joint"] for r in runs]),
+            real_ns_per_joint=pooled([r["reference"]["real_ns_per_joint"] for r in runs]))})
+        names = [b["name"] for b in runs[0].get("benchmarks", [])]
+        for name in names:
+            passes = [b for r in runs for b in r.get("benchmarks", []) if b["name"] == name]
+            merged["benchmarks"].append(dict(pooled_case(passes), program=stage))
+    ctx = merged["context"]
+    ctx["passes"] = max(len(r) for r in stages.values())
+    ctx["pairs"] = sum(r.get("context", {}).get("pairs", 0) for r in next(iter(stages.values())))
     # The external yardstick (../shared/perf/yardstick.sh), a separate program run before and after,
     # kept beside the paired ratios for comparison. Each run: "median,min,max" of 31 wall-clock
     # blocks; when they spread by more than 1.5x other processes took the core, and the min stands.
@@ -71,7 +124,6 @@ def cmd_merge(args):
         if v:
             med, lo, hi = (float(x) for x in v.split(","))
             runs.append({"median": med, "min": lo, "max": hi, "contended": hi > 1.5 * lo})
-    ctx = merged["context"]
     if runs:
         picks = [r["min"] if r["contended"] else r["median"] for r in runs]
         ctx["yardstick_ns_per_joint"] = sum(picks) / len(picks)
@@ -193,9 +245,10 @@ Absolute nanoseconds change from machine to machine and, on a shared machine, fr
 minute, so every case is measured **paired** with a reference kernel compiled into the same
 program (`bench/reference_kernel.cpp`: a plain scalar forward-kinematics walk over a 60-joint
 tree, the computation of `../shared/perf/yardstick.cpp`). The two run in alternating blocks,
-each case block is divided by the kernel's ns per joint in the blocks just before and after it,
-and a case is given as the **median of these paired ratios, in Y**, with their spread
-(min-max over the pairs). A ratio is in the case's own unit: time per iteration, or a counter's
+round by round over the cases, each case block is divided by the kernel's ns per joint in the
+blocks just before and after it, every program runs in three passes (processes, address-space
+randomization off), and a case is given as the **median of these paired ratios over the passes,
+in Y**, with their spread (min-max over the pairs). A ratio is in the case's own unit: time per iteration, or a counter's
 time per joint, per leg, per solve... divided by Y. The method and its limits:
 [performance.md](performance.md), "How speed is measured". ozz-animation's figures in Y are in
 `../shared/perf/README.md`.
@@ -211,7 +264,8 @@ def cmd_doc(args):
     lines = [DOC_HEAD, "## This run\n"]
     lines.append(f"- date: {ctx.get('date', '?')}; host: {ctx.get('host_name', '?')}, "
                  f"{ctx.get('num_cpus', '?')} CPUs at {fmt(ctx.get('mhz_per_cpu'))} MHz; "
-                 f"{ctx.get('pairs', '?')} pairs per case, blocks of {ctx.get('block_seconds', '?')} s"
+                 f"{ctx.get('pairs', '?')} pairs per case in {ctx.get('passes', 1)} passes (processes), "
+                 f"blocks of {ctx.get('block_seconds', '?')} s"
                  + (f"; {ctx['seconds']} s in all" if ctx.get("seconds") else ""))
     lines.append("- reference kernel Y, ns per joint (CPU time, median (min-max) of each program's blocks): "
                  + ", ".join(reference_texts(results)))

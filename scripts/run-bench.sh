@@ -31,6 +31,12 @@ y_before=$(measure_y)
 threaded='^BM_Batch10k'
 pin=()
 if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then pin=(taskset -c "${YARDSTICK_CPU:-1}"); fi
+# Address-space randomization off (setarch -R) where the kernel allows it: the stack and the mmap
+# areas then sit at the same addresses in every process, so two runs of a program lay out its data
+# alike. With it on, a short case read 0.094 or 0.099 Y by process (4 KB aliasing between the stack
+# and heap arrays moves with the random offsets; performance.md, "How speed is measured").
+fixed=()
+if command -v setarch >/dev/null && setarch "$(uname -m)" -R true 2>/dev/null; then fixed=(setarch "$(uname -m)" -R); fi
 user_filter=no
 for a in "$@"; do case "$a" in --benchmark_filter=*) user_filter=yes ;; esac; done
 shopt -s nullglob
@@ -41,19 +47,29 @@ run() {  # run NAME COMMAND...: one pass, its JSON in $out/NAME.json
   shift
   echo "== $name"
   began=$(date +%s)
-  "$@" --paired_out="$out/$name.json"
+  "${fixed[@]}" "$@" --paired_out="$out/$name.json"
   echo "($(( $(date +%s) - began )) s)"
 }
-for program in "${programs[@]}"; do
-  stage=${program##*/asterune-bench-}
-  if [ "$stage" != runtime ]; then
-    run "$stage" "${pin[@]}" "$program" "$@"
-  elif [ "$user_filter" = yes ]; then
-    run "$stage" "$program" "$@"  # the user's filter decides; unpinned, as the batch needs two cores
-  else
-    run "$stage" "${pin[@]}" "$program" --benchmark_filter="-$threaded" "$@"
-    run "$stage-threads" "$program" --benchmark_filter="$threaded" "$@"
-  fi
+# Passes: every program runs BENCH_PASSES times (default 3), each pass with a third of the pairs,
+# one pass after the other. A case's ratios are then gathered from three processes minutes apart
+# (performance.md: a slow spell or one process's memory layout no longer moves a whole case).
+passes=${BENCH_PASSES:-3}
+pairs=()
+user_pairs=no
+for a in "$@"; do case "$a" in --paired_pairs=*) user_pairs=yes ;; esac; done
+[ "$user_pairs" = yes ] || pairs=(--paired_pairs="${BENCH_PAIRS_PER_PASS:-5}")
+for pass in $(seq 1 "$passes"); do
+  for program in "${programs[@]}"; do
+    stage=${program##*/asterune-bench-}
+    if [ "$stage" != runtime ]; then
+      run "$stage.$pass" "${pin[@]}" "$program" "${pairs[@]}" "$@"
+    elif [ "$user_filter" = yes ]; then
+      run "$stage.$pass" "$program" "${pairs[@]}" "$@"  # the user's filter decides; unpinned, as the batch needs two cores
+    else
+      run "$stage.$pass" "${pin[@]}" "$program" --benchmark_filter="-$threaded" "${pairs[@]}" "$@"
+      run "$stage-threads.$pass" "$program" --benchmark_filter="$threaded" "${pairs[@]}" "$@"
+    fi
+  done
 done
 
 y_after=$(measure_y)
