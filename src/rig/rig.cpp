@@ -355,7 +355,8 @@ Result<Rig> build_rig(const RigDesc& desc) {
       rig.walk_order_.shrink_to_fit();
     }
     const size_t slots = rig.walk_order_.size();
-    rig.walk_lanes_.assign(static_cast<size_t>(FrameLane::kCount) * slots, 0.0f);
+    rig.walk_lanes_.assign(detail::kWalkBlockFloats * (slots / 4), 0.0f);
+    rig.walk_parents_.resize(slots);
     rig.walk_block_bits_.assign(
         slots / 4, static_cast<unsigned char>(detail::bit(WalkBlockBits::kC0Identity) | detail::bit(WalkBlockBits::kC1Identity)));
     const glm::quat id(1.0f, 0.0f, 0.0f, 0.0f);
@@ -367,7 +368,8 @@ Result<Rig> build_rig(const RigDesc& desc) {
                          c0.position.y, c0.position.z, c1i.rotation.x, c1i.rotation.y, c1i.rotation.z,
                          c1i.rotation.w, c1i.position.x, c1i.position.y, c1i.position.z};
       static_assert(std::size(v) == static_cast<size_t>(FrameLane::kCount));
-      for (size_t k = 0; k < std::size(v); ++k) rig.walk_lanes_[k * slots + s] = v[k];
+      for (size_t k = 0; k < std::size(v); ++k) rig.walk_lanes_[(s / 4) * detail::kWalkBlockFloats + 4 * k + s % 4] = v[k];
+      rig.walk_parents_[s] = rig.parents_[j];
       unsigned char& bits = rig.walk_block_bits_[s / 4];
       if (c0.rotation != id) bits = static_cast<unsigned char>(bits & ~detail::bit(WalkBlockBits::kC0Identity));
       if (c1i.rotation != id) bits = static_cast<unsigned char>(bits & ~detail::bit(WalkBlockBits::kC1Identity));

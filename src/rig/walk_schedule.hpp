@@ -1,7 +1,8 @@
 // The world walk's data layout, private to the rig module: the components of C0 and inverse(C1)
-// kept one float array per component (structure of arrays) for each walk_order() slot, and the
-// per-block identity flags, which build_rig fills and the four-at-a-time walk in world.cpp
-// reads. Not part of the public Rig: nothing outside src/rig needs the layout.
+// of each block of four walk_order() slots, one lane of four floats per component and the
+// block's lanes side by side (so a block reads one contiguous 224-byte record), each slot's
+// parent joint, and the per-block identity flags, which build_rig fills and the four-at-a-time
+// walk in world.cpp reads. Not part of the public Rig: nothing outside src/rig needs the layout.
 #pragma once
 
 #include <cstddef>
@@ -39,17 +40,21 @@ enum class WalkBlockBits : unsigned char {
 inline constexpr unsigned char bit(WalkBlockBits b) { return static_cast<unsigned char>(b); }
 inline constexpr bool has(unsigned char bits, WalkBlockBits b) { return (bits & bit(b)) != 0; }
 
+/// Floats per block in walk_lanes(): FrameLane::kCount lanes of four.
+inline constexpr std::size_t kWalkBlockFloats = 4 * static_cast<std::size_t>(FrameLane::kCount);
+
 /// Reads Rig's private walk storage (a friend of Rig).
 struct RigWalkAccess {
-  /// Lane `k` of the walk_order() slots: walk_order().size() floats.
-  static const float* lane(const Rig& rig, FrameLane k) {
-    return rig.walk_lanes_.data() + static_cast<std::size_t>(k) * rig.walk_order_.size();
-  }
+  /// Block b's lane k is the four floats at lanes(rig) + b * kWalkBlockFloats + 4 * k.
+  static const float* lanes(const Rig& rig) { return rig.walk_lanes_.data(); }
+  /// The parent joint of each walk_order() slot's joint.
+  static std::span<const int> parents(const Rig& rig) { return rig.walk_parents_; }
   /// The identity flags per block of four walk_order() slots.
   static std::span<const unsigned char> block_bits(const Rig& rig) { return rig.walk_block_bits_; }
 };
 
-inline const float* walk_lane(const Rig& rig, FrameLane k) { return RigWalkAccess::lane(rig, k); }
+inline const float* walk_lanes(const Rig& rig) { return RigWalkAccess::lanes(rig); }
+inline std::span<const int> walk_parents(const Rig& rig) { return RigWalkAccess::parents(rig); }
 inline std::span<const unsigned char> walk_block_bits(const Rig& rig) { return RigWalkAccess::block_bits(rig); }
 
 }  // namespace asterune::detail

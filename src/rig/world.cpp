@@ -45,6 +45,14 @@ inline void store(const Placement& placed, Transform& out) {
   sse::store(placed.p, out.position);
 }
 
+// root * anchor (a root joint's parent part), in registers: it heads the walk's dependency chain.
+// A root part's anchor is usually the identity rotation: its product is skipped, as in place_joint().
+inline Placement root_placement(const Transform& root, const Transform& anchor) {
+  const __m128 rq = load(root.rotation);
+  const __m128 aq = load(anchor.rotation);
+  return {is_identity(aq) ? rq : quat_mul(rq, aq), _mm_add_ps(load(root.position), rotate(rq, load(anchor.position)))};
+}
+
 static_assert(sizeof(Transform) == 28, "a Transform is 7 packed floats");
 using sse::Quat4;
 using sse::Vec4;
@@ -64,26 +72,43 @@ inline void gather(const Transform& a, const Transform& b, const Transform& c, c
   _MM_TRANSPOSE4_PS(w, p.x, p.y, p.z);
 }
 
+// Four placed parents, read back soon after they were written (by scatter() or store()). Each
+// load lies inside one earlier store, so the store buffer forwards it: the rotation from the
+// 16-byte rotation store, the position from the store that covers it (scatter's second store,
+// or store()'s 8 + 4 bytes). gather()'s load of floats 3-6 would take bytes from two stores,
+// which cannot forward and waits until both reach the cache.
+inline void gather_placed(const Transform& a, const Transform& b, const Transform& c, const Transform& d, Quat4& q,
+                          Vec4& p) {
+  q = {_mm_loadu_ps(&a.rotation.x), _mm_loadu_ps(&b.rotation.x), _mm_loadu_ps(&c.rotation.x),
+       _mm_loadu_ps(&d.rotation.x)};
+  _MM_TRANSPOSE4_PS(q.x, q.y, q.z, q.w);
+  __m128 pa = load(a.position), pb = load(b.position), pc = load(c.position), pd = load(d.position);
+  _MM_TRANSPOSE4_PS(pa, pb, pc, pd);
+  p = {pa, pb, pc};
+}
+
 inline void scatter(const Quat4& q, const Vec4& p, Transform& a, Transform& b, Transform& c, Transform& d) {
   __m128 qx = q.x, qy = q.y, qz = q.z, qw = q.w;
   _MM_TRANSPOSE4_PS(qx, qy, qz, qw);
   __m128 w = q.w, px = p.x, py = p.y, pz = p.z;
   _MM_TRANSPOSE4_PS(w, px, py, pz);
-  // Lane by lane, so a slot repeated to pad its block writes the same bits twice.
-  _mm_storeu_ps(&a.rotation.x, qx);
+  // Lane by lane, so a slot repeated to pad its block writes the same bits twice. Floats 3-6
+  // first, then 0-3: the rotation's 16 bytes come from one store (gather_placed).
   _mm_storeu_ps(&a.rotation.w, w);
-  _mm_storeu_ps(&b.rotation.x, qy);
+  _mm_storeu_ps(&a.rotation.x, qx);
   _mm_storeu_ps(&b.rotation.w, px);
-  _mm_storeu_ps(&c.rotation.x, qz);
+  _mm_storeu_ps(&b.rotation.x, qy);
   _mm_storeu_ps(&c.rotation.w, py);
-  _mm_storeu_ps(&d.rotation.x, qw);
+  _mm_storeu_ps(&c.rotation.x, qz);
   _mm_storeu_ps(&d.rotation.w, pz);
+  _mm_storeu_ps(&d.rotation.x, qw);
 }
 
 using detail::FrameLane;
 using detail::WalkBlockBits;
 
-inline __m128 walk_lane(const Rig& rig, FrameLane k, int s) { return _mm_loadu_ps(detail::walk_lane(rig, k) + s); }
+// Lane k of a block's record in Rig's walk lanes (walk_schedule.hpp).
+inline __m128 lane(const float* block, FrameLane k) { return _mm_loadu_ps(block + 4 * static_cast<int>(k)); }
 
 // The full walk in Rig's schedule: the roots one at a time, then the other joints four at a
 // time in Rig::walk_order() (every parent is placed before its block). Each lane does what
@@ -91,43 +116,43 @@ inline __m128 walk_lane(const Rig& rig, FrameLane k, int s) { return _mm_loadu_p
 // have one (a product by an exact identity changes no value, at most a zero's sign), so a
 // subtree re-evaluated one joint at a time gets the same floats as the full walk.
 void evaluate_blocks(const Rig& rig, const Transform& root, const Transform* t, Transform* w) {
-  const std::span<const int> order = rig.walk_order();
-  const std::span<const unsigned char> block_bits = detail::walk_block_bits(rig);
-  const int* parents = rig.parents().data();
+  const int* order = rig.walk_order().data();
+  const int* parents = detail::walk_parents(rig).data();
+  const unsigned char* block_bits = detail::walk_block_bits(rig).data();
+  const float* block = detail::walk_lanes(rig);
   const Transform* anchor = rig.anchor().data();
   const Transform* c0 = rig.c0().data();
   const Transform* c1_inverse = rig.c1_inverse().data();
   for (const int r : rig.walk_roots()) {
-    store(place_joint(load(root * anchor[r]), c0[r], t[r], c1_inverse[r]), w[r]);
+    store(place_joint(root_placement(root, anchor[r]), c0[r], t[r], c1_inverse[r]), w[r]);
   }
-  const int slots = static_cast<int>(order.size());
-  for (int s = 0; s < slots; s += 4) {
+  const int slots = static_cast<int>(rig.walk_order().size());
+  for (int s = 0; s < slots; s += 4, block += detail::kWalkBlockFloats) {
     const int j0 = order[s], j1 = order[s + 1], j2 = order[s + 2], j3 = order[s + 3];
-    const unsigned char bits = block_bits[static_cast<size_t>(s / 4)];
+    const unsigned char bits = block_bits[s / 4];
     Quat4 tq;
     Vec4 tp;
     gather(t[j0], t[j1], t[j2], t[j3], tq, tp);
     Quat4 q = tq;
     if (!detail::has(bits, WalkBlockBits::kC1Identity)) {
-      q = quat_mul(tq, Quat4{walk_lane(rig, FrameLane::kC1InvQx, s), walk_lane(rig, FrameLane::kC1InvQy, s),
-                             walk_lane(rig, FrameLane::kC1InvQz, s), walk_lane(rig, FrameLane::kC1InvQw, s)});
+      q = quat_mul(tq, Quat4{lane(block, FrameLane::kC1InvQx), lane(block, FrameLane::kC1InvQy),
+                             lane(block, FrameLane::kC1InvQz), lane(block, FrameLane::kC1InvQw)});
     }
-    const Vec4 c1p{walk_lane(rig, FrameLane::kC1InvPx, s), walk_lane(rig, FrameLane::kC1InvPy, s),
-                   walk_lane(rig, FrameLane::kC1InvPz, s)};
+    const Vec4 c1p{lane(block, FrameLane::kC1InvPx), lane(block, FrameLane::kC1InvPy),
+                   lane(block, FrameLane::kC1InvPz)};
     Vec4 p = sse::add(tp, rotate(tq, c1p));
-    const Vec4 c0p{walk_lane(rig, FrameLane::kC0Px, s), walk_lane(rig, FrameLane::kC0Py, s),
-                   walk_lane(rig, FrameLane::kC0Pz, s)};
+    const Vec4 c0p{lane(block, FrameLane::kC0Px), lane(block, FrameLane::kC0Py), lane(block, FrameLane::kC0Pz)};
     if (detail::has(bits, WalkBlockBits::kC0Identity)) {
       p = sse::add(p, c0p);
     } else {
-      const Quat4 c0q{walk_lane(rig, FrameLane::kC0Qx, s), walk_lane(rig, FrameLane::kC0Qy, s),
-                      walk_lane(rig, FrameLane::kC0Qz, s), walk_lane(rig, FrameLane::kC0Qw, s)};
+      const Quat4 c0q{lane(block, FrameLane::kC0Qx), lane(block, FrameLane::kC0Qy), lane(block, FrameLane::kC0Qz),
+                      lane(block, FrameLane::kC0Qw)};
       q = quat_mul(c0q, q);
       p = sse::add(c0p, rotate(c0q, p));
     }
     Quat4 pq;
     Vec4 pp;
-    gather(w[parents[j0]], w[parents[j1]], w[parents[j2]], w[parents[j3]], pq, pp);
+    gather_placed(w[parents[s]], w[parents[s + 1]], w[parents[s + 2]], w[parents[s + 3]], pq, pp);
     scatter(quat_mul(pq, q), sse::add(pp, rotate(pq, p)), w[j0], w[j1], w[j2], w[j3]);
   }
 }
@@ -157,6 +182,7 @@ inline Transform joint_local(const Transform& c0, const Transform& t, const Tran
 using Placement = Transform;
 inline Transform load(const Transform& t) { return t; }
 inline void store(const Placement& placed, Transform& out) { out = placed; }
+inline Placement root_placement(const Transform& root, const Transform& anchor) { return root * anchor; }
 
 inline Placement place_joint(const Placement& parent, const Transform& c0, const Transform& t,
                              const Transform& c1_inverse) {
@@ -179,7 +205,7 @@ void evaluate_range(const Rig& rig, const Transform& root, std::span<const Trans
   Placement last{};
   for (int i = begin; i < end; ++i) {
     const int p = parents[i];
-    const Placement parent = p < 0 ? load(root * anchor[i]) : (p == i - 1 && i > begin) ? last : load(w[p]);
+    const Placement parent = p < 0 ? root_placement(root, anchor[i]) : (p == i - 1 && i > begin) ? last : load(w[p]);
     last = place_joint(parent, c0[i], t[i], c1_inverse[i]);
     store(last, w[i]);
   }

@@ -130,7 +130,8 @@ class Rig {
   std::vector<Transform> c1_inverse_;
   std::vector<int> walk_roots_;
   std::vector<int> walk_order_;
-  std::vector<float> walk_lanes_;
+  std::vector<float> walk_lanes_;  // per block of four slots, FrameLane::kCount lanes of 4 floats
+  std::vector<int> walk_parents_;  // per walk_order() slot, its joint's parent
   std::vector<unsigned char> walk_block_bits_;
   std::vector<int> part0_;
   std::vector<int> part1_;
