@@ -359,12 +359,7 @@ Result<CurveAnimationFile> parse_curve_animation(std::string_view text, std::str
 }
 
 Result<CurveAnimationFile> read_curve_animation_file(const std::filesystem::path& path) {
-  try {
-    const std::string text = detail::read_text_file(path);
-    return parse_curve_animation(text, path.string());
-  } catch (const LoadError& e) {
-    return detail::to_error(path.string(), e);
-  }
+  return detail::parse_text_file(path, parse_curve_animation);
 }
 
 Clip curve_animation_clip(const CurveAnimationFile& file) {
@@ -464,12 +459,7 @@ Result<KeyframeSequenceClip> parse_roblox_animation(std::string_view text, std::
 }
 
 Result<KeyframeSequenceClip> read_roblox_animation_file(const std::filesystem::path& path) {
-  try {
-    const std::string text = detail::read_text_file(path);
-    return parse_roblox_animation(text, path.string());
-  } catch (const LoadError& e) {
-    return detail::to_error(path.string(), e);
-  }
+  return detail::parse_text_file(path, parse_roblox_animation);
 }
 
 KeyTracks curve_animation_tracks(const Rig& rig, std::span<const FrameRecord> frames) {
