@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include <pugixml.hpp>
 
+#include "base64.hpp"
 #include "json_read.hpp"
 #include "roblox_xml.hpp"
 
@@ -46,52 +48,6 @@ float get_f32(std::string_view b, size_t at) {
   float f = 0.0f;
   std::memcpy(&f, &v, 4);
   return f;
-}
-
-std::string base64(std::string_view data) {
-  static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  for (size_t i = 0; i < data.size(); i += 3) {
-    const std::uint32_t b0 = static_cast<unsigned char>(data[i]);
-    const std::uint32_t b1 = i + 1 < data.size() ? static_cast<unsigned char>(data[i + 1]) : 0u;
-    const std::uint32_t b2 = i + 2 < data.size() ? static_cast<unsigned char>(data[i + 2]) : 0u;
-    const std::uint32_t w = (b0 << 16) | (b1 << 8) | b2;
-    out += k[(w >> 18) & 63];
-    out += k[(w >> 12) & 63];
-    out += i + 1 < data.size() ? k[(w >> 6) & 63] : '=';
-    out += i + 2 < data.size() ? k[w & 63] : '=';
-  }
-  return out;
-}
-
-// Decodes base64 (whitespace ignored, '=' padding at the end only); throws a reason.
-std::string unbase64(std::string_view text, const std::string& where) {
-  std::string out;
-  std::uint32_t acc = 0;
-  int bits = 0;
-  size_t pad = 0;
-  for (char c : text) {
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-    int v = -1;
-    if (c >= 'A' && c <= 'Z') v = c - 'A';
-    else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') v = c - '0' + 52;
-    else if (c == '+') v = 62;
-    else if (c == '/') v = 63;
-    else if (c == '=') {
-      ++pad;
-      continue;
-    }
-    if (v < 0 || pad > 0) throw LoadError{where, "not base64"};
-    acc = (acc << 6) | static_cast<std::uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xffu));
-    }
-  }
-  if (pad > 2) throw LoadError{where, "not base64"};
-  return out;
 }
 
 std::string number(float v) {
@@ -272,7 +228,9 @@ void read_channel(const pugi::xml_node& item, std::array<std::vector<FloatCurveK
     if (c < 0) continue;  // not a component curve
     const pugi::xml_node vt = detail::property(fc, "ValuesAndTimes");
     if (!vt) throw LoadError{label, "missing property ValuesAndTimes"};
-    const std::string bytes = unbase64(vt.child_value(), label + " ValuesAndTimes");
+    const std::optional<std::string> decoded = detail::base64_decode(vt.child_value());
+    if (!decoded) throw LoadError{label + " ValuesAndTimes", "not base64"};
+    const std::string& bytes = *decoded;
     Result<std::vector<FloatCurveKey>> keys = decode_float_curve(bytes);
     if (!keys) throw LoadError{label, keys.message()};
     out[static_cast<size_t>(c)] = std::move(keys.value());
@@ -359,12 +317,7 @@ Result<CurveAnimationFile> parse_curve_animation(std::string_view text, std::str
 }
 
 Result<CurveAnimationFile> read_curve_animation_file(const std::filesystem::path& path) {
-  try {
-    const std::string text = detail::read_text_file(path);
-    return parse_curve_animation(text, path.string());
-  } catch (const LoadError& e) {
-    return detail::to_error(path.string(), e);
-  }
+  return detail::parse_text_file(path, parse_curve_animation);
 }
 
 Clip curve_animation_clip(const CurveAnimationFile& file) {
@@ -464,12 +417,7 @@ Result<KeyframeSequenceClip> parse_roblox_animation(std::string_view text, std::
 }
 
 Result<KeyframeSequenceClip> read_roblox_animation_file(const std::filesystem::path& path) {
-  try {
-    const std::string text = detail::read_text_file(path);
-    return parse_roblox_animation(text, path.string());
-  } catch (const LoadError& e) {
-    return detail::to_error(path.string(), e);
-  }
+  return detail::parse_text_file(path, parse_roblox_animation);
 }
 
 KeyTracks curve_animation_tracks(const Rig& rig, std::span<const FrameRecord> frames) {
@@ -506,7 +454,7 @@ class Writer {
     static constexpr const char* kAxes[3] = {"X", "Y", "Z"};
     for (size_t a = 0; a < 3; ++a) {
       pugi::xml_node fc = item(c, "FloatCurve", kAxes[a]);
-      prop(fc, "BinaryString", "ValuesAndTimes", base64(encode_float_curve(curves[a])));
+      prop(fc, "BinaryString", "ValuesAndTimes", detail::base64_encode(encode_float_curve(curves[a])));
     }
   }
 

@@ -346,23 +346,11 @@ std::string_view gltf_json_text(std::string_view bytes, bool binary) {
   return bytes.substr(20, std::min<size_t>(chunk_length, bytes.size() - 20));
 }
 
-}  // namespace
-
-Result<GltfSource> load_gltf_source(const std::string& path, const GltfSourceOptions& options) {
-  // Read it ourselves so the same file rules as every other reader apply (regular file, size
-  // limit) and so the JSON nesting is checked before tinygltf's recursive parser sees it.
-  std::string bytes;
-  try {
-    bytes = detail::read_text_file(path);
-  } catch (const detail::LoadError& e) {
-    return detail::to_error(path, e);
-  }
+// The file's bytes (JSON or GLB) through tinygltf into a GltfSource. The JSON nesting check
+// throws its LoadError to load_gltf_source's parse_text_file, which names the file.
+Result<GltfSource> parse_gltf_bytes(std::string_view bytes, const std::string& path, const GltfSourceOptions& options) {
   const bool binary = bytes.size() >= 4 && bytes.compare(0, 4, "glTF") == 0;
-  try {
-    detail::check_json_depth(gltf_json_text(bytes, binary), detail::kMaxJsonDepth);
-  } catch (const detail::LoadError& e) {
-    return detail::to_error(path, e);
-  }
+  detail::check_json_depth(gltf_json_text(bytes, binary), detail::kMaxJsonDepth);
 
   tinygltf::Model model;
   std::string err, warn;
@@ -391,6 +379,16 @@ Result<GltfSource> load_gltf_source(const std::string& path, const GltfSourceOpt
   } catch (const std::exception& e) {
     return make_error(path + ": " + e.what());
   }
+}
+
+}  // namespace
+
+Result<GltfSource> load_gltf_source(const std::string& path, const GltfSourceOptions& options) {
+  // Read it ourselves so the same file rules as every other reader apply (regular file, size
+  // limit) and so the JSON nesting is checked before tinygltf's recursive parser sees it.
+  return detail::parse_text_file(path, [&](std::string_view bytes, const std::string&) {
+    return parse_gltf_bytes(bytes, path, options);
+  });
 }
 
 }  // namespace asterune::io

@@ -5,8 +5,11 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
+
+#include "base64.hpp"
 
 namespace asterune::io {
 
@@ -99,23 +102,6 @@ void box_geometry(const glm::vec3& size, std::vector<float>& positions, std::vec
                         static_cast<std::uint16_t>(base + 3), static_cast<std::uint16_t>(base + 2)});
     }
   }
-}
-
-std::string base64(const std::vector<std::uint8_t>& data) {
-  static const char* k = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((data.size() + 2) / 3 * 4);
-  for (size_t i = 0; i < data.size(); i += 3) {
-    const std::uint32_t b0 = data[i];
-    const std::uint32_t b1 = i + 1 < data.size() ? data[i + 1] : 0;
-    const std::uint32_t b2 = i + 2 < data.size() ? data[i + 2] : 0;
-    const std::uint32_t w = (b0 << 16) | (b1 << 8) | b2;
-    out += k[(w >> 18) & 63];
-    out += k[(w >> 12) & 63];
-    out += i + 1 < data.size() ? k[(w >> 6) & 63] : '=';
-    out += i + 2 < data.size() ? k[w & 63] : '=';
-  }
-  return out;
 }
 
 void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
@@ -280,7 +266,10 @@ Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const Fr
   doc["bufferViews"] = buf.views;
   doc["animations"] = json::array({{{"name", options.animation_name}, {"samplers", samplers}, {"channels", channels}}});
   json buffer = {{"byteLength", buf.bytes.size()}};
-  if (!options.binary) buffer["uri"] = "data:application/octet-stream;base64," + base64(buf.bytes);
+  if (!options.binary) {
+    const std::string_view bytes(reinterpret_cast<const char*>(buf.bytes.data()), buf.bytes.size());
+    buffer["uri"] = "data:application/octet-stream;base64," + detail::base64_encode(bytes);
+  }
   doc["buffers"] = json::array({buffer});
 
   std::vector<std::uint8_t> out;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include <glm/glm.hpp>
 #include <nlohmann/json.hpp>
@@ -55,6 +56,21 @@ std::string child_pointer(const std::string& pointer, size_t index);
 
 /// Formats the final message: "<file>: <where>: <reason>" (where may be empty).
 Error to_error(std::string_view file, const LoadError& e);
+
+/// The body every read_*_file entry point shares: reads the file at `path` (read_text_file) and
+/// returns `parse(text, label)`, a Result, where label is path.string(). A LoadError that the
+/// read or `parse` throws fails as to_error(label, e), so each reader states only its parse.
+template <class Parse>
+auto parse_text_file(const std::filesystem::path& path, Parse&& parse)
+    -> std::invoke_result_t<Parse&, std::string_view, const std::string&> {
+  const std::string label = path.string();
+  try {
+    const std::string text = read_text_file(path);
+    return parse(std::string_view(text), label);
+  } catch (const LoadError& e) {
+    return to_error(label, e);
+  }
+}
 
 [[noreturn]] void fail(const std::string& where, std::string reason);
 

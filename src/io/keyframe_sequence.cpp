@@ -456,12 +456,7 @@ Result<KeyframeSequenceClip> parse_keyframe_sequence(std::string_view text, std:
 }
 
 Result<KeyframeSequenceClip> read_keyframe_sequence_file(const std::filesystem::path& path) {
-  try {
-    const std::string text = detail::read_text_file(path);
-    return parse_keyframe_sequence(text, path.string());
-  } catch (const LoadError& e) {
-    return detail::to_error(path.string(), e);
-  }
+  return detail::parse_text_file(path, parse_keyframe_sequence);
 }
 
 Result<std::string> write_keyframe_sequence(const KeyframeSequenceClip& sequence) {

@@ -43,11 +43,9 @@ Result<Pose> parse_pose_json(std::string_view text, const Rig& rig, std::string_
 }
 
 Result<Pose> read_pose_file(const std::filesystem::path& path, const Rig& rig) {
-  try {
-    return parse_pose_json(read_text_file(path), rig, path.string());
-  } catch (const LoadError& e) {
-    return to_error(path.string(), e);
-  }
+  return parse_text_file(path, [&](std::string_view text, const std::string& label) {
+    return parse_pose_json(text, rig, label);
+  });
 }
 
 }  // namespace asterune::io

@@ -129,12 +129,9 @@ Result<RigDesc> parse_rbxmx(std::string_view text, std::string_view file_label, 
 }
 
 Result<RigDesc> read_rbxmx_file(const std::filesystem::path& path) {
-  try {
-    const std::string text = detail::read_text_file(path);
-    return parse_rbxmx(text, path.string(), path.stem().string());
-  } catch (const LoadError& e) {
-    return detail::to_error(path.string(), e);
-  }
+  return detail::parse_text_file(path, [&](std::string_view text, const std::string& label) {
+    return parse_rbxmx(text, label, path.stem().string());
+  });
 }
 
 }  // namespace asterune::io

@@ -97,14 +97,9 @@ Result<RigDesc> parse_rig_json(std::string_view text, std::string_view file_labe
 }
 
 Result<RigDesc> read_rig_file(const std::filesystem::path& path) {
-  const std::string label = path.string();
-  std::string text;
-  try {
-    text = read_text_file(path);
-  } catch (const LoadError& e) {
-    return to_error(label, e);
-  }
-  return parse_rig_json(text, label, default_rig_name(path));
+  return parse_text_file(path, [&](std::string_view text, const std::string& label) {
+    return parse_rig_json(text, label, default_rig_name(path));
+  });
 }
 
 std::string write_rig_json(const RigDesc& desc) {

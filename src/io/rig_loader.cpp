@@ -20,16 +20,12 @@ Result<RigDesc> load_rig_desc(std::string_view spec) {
   }
   const std::filesystem::path path{std::string(spec)};
   if (path.extension() == ".rbxmx") return read_rbxmx_file(path);
-  const std::string label = path.string();
-  try {
-    const std::string text = read_text_file(path);
+  return parse_text_file(path, [&](std::string_view text, const std::string& label) -> Result<RigDesc> {
     const Json doc = parse_json(text);
     if (doc.is_object() && !doc.contains("format") && doc.contains("parts") && doc["parts"].is_object())
       return parse_roblox_rig_json(text, label, default_rig_name(path));
     return read_rig_document(doc, default_rig_name(path));
-  } catch (const LoadError& e) {
-    return to_error(label, e);
-  }
+  });
 }
 
 Result<Rig> load_rig(std::string_view spec) {

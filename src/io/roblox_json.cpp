@@ -59,13 +59,11 @@ Result<RigDesc> parse_roblox_rig_json(std::string_view text, std::string_view fi
 }
 
 Result<RigDesc> read_roblox_rig_json_file(const std::filesystem::path& path) {
-  try {
-    std::string name = path.filename().string();
-    if (const size_t dot = name.find('.'); dot != std::string::npos) name.resize(dot);
-    return parse_roblox_rig_json(read_text_file(path), path.string(), name);
-  } catch (const LoadError& e) {
-    return to_error(path.string(), e);
-  }
+  std::string name = path.filename().string();
+  if (const size_t dot = name.find('.'); dot != std::string::npos) name.resize(dot);
+  return parse_text_file(path, [&](std::string_view text, const std::string& label) {
+    return parse_roblox_rig_json(text, label, name);
+  });
 }
 
 }  // namespace asterune::io

@@ -112,11 +112,7 @@ Result<SceneDesc> parse_scene_json(std::string_view text, const std::filesystem:
 }
 
 Result<SceneDesc> read_scene_file(const std::filesystem::path& path) {
-  try {
-    return parse_scene_json(read_text_file(path), path);
-  } catch (const LoadError& e) {
-    return to_error(path.string(), e);
-  }
+  return parse_text_file(path, [&](std::string_view text, const std::string&) { return parse_scene_json(text, path); });
 }
 
 }  // namespace asterune::io

@@ -13,6 +13,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,7 @@
 #include "export.hpp"
 #include "run.hpp"
 #include "scene_run.hpp"
+#include "support/base64.hpp"
 #include "support/temp_dir.hpp"
 #include "../support/svg_points.hpp"
 
@@ -101,6 +103,54 @@ std::vector<io::FrameRecord> run_all(cli::Run& run) {
   cli::run_frames(run, 0, run.frames - 1, [&](const io::FrameRecord& r) { recs.push_back(r); });
   REQUIRE(recs.size() == static_cast<size_t>(run.frames));
   return recs;
+}
+
+// The run of `--rig builtin:r15 --clip` CMU 131_01 (tests/data/bvh/cmu_131_01_start_walk_stop.bvh):
+// the whole clip at the default step unless the caller sets frames.
+cli::RunRequest cmu_walk_request() {
+  cli::RunRequest request;
+  request.rig = "builtin:r15";
+  request.clip = std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_131_01_start_walk_stop.bvh";
+  return request;
+}
+
+// Writes the unreduced export of the run's frames (every key: OutOptions::tolerance 0), the
+// reference of a reduced export, to `path`; returns the keys a reduced export starts from (one
+// per joint and frame).
+size_t write_every_key(const std::filesystem::path& path, const cli::Run& run, const std::vector<io::FrameRecord>& recs) {
+  cli::OutOptions every;
+  every.tolerance = 0.0f;
+  cli::write_out_file(path.string(), run, recs, every);
+  return recs.size() * static_cast<size_t>(run.rig.joint_count());
+}
+
+// A reduced export and the unreduced one (the reference) read back the way `--clip FILE.rbxmx`
+// reads them on builtin:r15 and played at a quarter of the step of the exported frames `recs`:
+// every frame time, every midpoint and quarter point between frames.
+struct ReadBack {
+  std::vector<io::FrameRecord> want;  // the unreduced file's playback: want[4 * f] is at recs[f].time
+  std::vector<io::FrameRecord> got;   // the reduced file's
+  float worst = 0.0f;                 // the farthest any part's world position in got is from want
+};
+ReadBack read_back(const std::filesystem::path& full, const std::filesystem::path& reduced,
+                   const std::vector<io::FrameRecord>& recs) {
+  auto play = [&](const std::filesystem::path& file) {
+    cli::RunRequest back;
+    back.rig = "builtin:r15";
+    back.clip = file.string();
+    back.dt = 0.25f * (recs[1].time - recs[0].time);
+    back.frames = 4 * static_cast<int>(recs.size()) - 3;
+    cli::Run r = cli::make_run(back);
+    return run_all(r);
+  };
+  ReadBack out;
+  out.want = play(full);
+  out.got = play(reduced);
+  REQUIRE(out.want.size() == out.got.size());
+  for (size_t s = 0; s < out.want.size(); ++s)
+    for (size_t j = 0; j < out.want[s].world.size(); ++j)
+      out.worst = std::max(out.worst, glm::length(out.got[s].world[j].position - out.want[s].world[j].position));
+  return out;
 }
 
 const io::ControlRecord* feet_record(const io::FrameRecord& rec) {
@@ -335,25 +385,7 @@ TEST_CASE("svg and out files use the rig's own root part, where the scene's root
     REQUIRE(gltf["scenes"][0]["nodes"] == nlohmann::json::array({0}));
     // The embedded buffer (data:...;base64,...) decoded here.
     const std::string uri = gltf["buffers"][0]["uri"];
-    const std::string b64 = uri.substr(uri.find(',') + 1);
-    std::vector<unsigned char> bytes;
-    unsigned bits = 0;
-    int nbits = 0;
-    for (char ch : b64) {
-      int v = -1;
-      if (ch >= 'A' && ch <= 'Z') v = ch - 'A';
-      else if (ch >= 'a' && ch <= 'z') v = ch - 'a' + 26;
-      else if (ch >= '0' && ch <= '9') v = ch - '0' + 52;
-      else if (ch == '+') v = 62;
-      else if (ch == '/') v = 63;
-      if (v < 0) continue;
-      bits = (bits << 6) | static_cast<unsigned>(v);
-      nbits += 6;
-      if (nbits >= 8) {
-        nbits -= 8;
-        bytes.push_back(static_cast<unsigned char>((bits >> nbits) & 0xffu));
-      }
-    }
+    const std::string bytes = test::decode_base64(std::string_view(uri).substr(uri.find(',') + 1));
     auto floats = [&](int accessor, size_t element, int width) {
       const nlohmann::json& a = gltf["accessors"][static_cast<size_t>(accessor)];
       const nlohmann::json& v = gltf["bufferViews"][a["bufferView"].get<size_t>()];
@@ -388,9 +420,7 @@ TEST_CASE("export: --out FILE.rbxmx writes each foot contact start as a Footstep
   // a foot goes down (or is down at the first frame) must come back from the file as a Footstep
   // marker at that frame's time with the foot's side as value, and no other Footstep.
   const test::TempDir tmp("cli_footsteps");
-  cli::RunRequest request;
-  request.rig = "builtin:r15";
-  request.clip = std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_131_01_start_walk_stop.bvh";
+  cli::RunRequest request = cmu_walk_request();
   request.frames = 240;
   cli::Run run = cli::make_run(request);
   const std::vector<io::FrameRecord> recs = run_all(run);
@@ -428,18 +458,12 @@ TEST_CASE("export: --out FILE.rbxmx --tolerance 0.005 on CMU 131_01 at 60 Hz: at
   // slerp between two Pose values, however eased, at 0.005 studs (docs/cli.md); the fitted
   // reducer with per-segment easing keeps 36.8%, held at 38% against regressions.
   const test::TempDir tmp("cli_keys");
-  cli::RunRequest request;
-  request.rig = "builtin:r15";
-  request.clip = std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_131_01_start_walk_stop.bvh";
-  cli::Run run = cli::make_run(request);
+  cli::Run run = cli::make_run(cmu_walk_request());
   REQUIRE(run.frames > 400);  // the whole clip (--all-frames)
   const std::vector<io::FrameRecord> recs = run_all(run);
   const std::filesystem::path reduced = tmp / "walk.rbxmx", full = tmp / "walk_full.rbxmx";
   const cli::OutReport report = cli::write_out_file(reduced.string(), run, recs, cli::OutOptions{});
-  cli::OutOptions every;
-  every.tolerance = 0.0f;
-  cli::write_out_file(full.string(), run, recs, every);
-  const size_t all = recs.size() * static_cast<size_t>(run.rig.joint_count());
+  const size_t all = write_every_key(full, run, recs);
   CHECK(report.keys_before == all);
 
   // Keys in the file: Poses with Weight 1 (an unkeyed parent of a keyed Pose has Weight 0).
@@ -454,26 +478,12 @@ TEST_CASE("export: --out FILE.rbxmx --tolerance 0.005 on CMU 131_01 at 60 Hz: at
   CHECK(keys == report.keys_after);
   CHECK(static_cast<double>(keys) <= 0.38 * static_cast<double>(all));
 
-  auto play = [&](const std::filesystem::path& file) {
-    cli::RunRequest back;
-    back.rig = "builtin:r15";
-    back.clip = file.string();
-    back.dt = 0.25f * (recs[1].time - recs[0].time);
-    back.frames = 4 * static_cast<int>(recs.size()) - 3;
-    cli::Run r = cli::make_run(back);
-    return run_all(r);
-  };
-  const std::vector<io::FrameRecord> want = play(full), got = play(reduced);
-  REQUIRE(want.size() == got.size());
-  float worst = 0.0f;
-  for (size_t s = 0; s < want.size(); ++s)
-    for (size_t j = 0; j < want[s].world.size(); ++j)
-      worst = std::max(worst, glm::length(got[s].world[j].position - want[s].world[j].position));
-  CHECK(worst <= cli::OutOptions::kDefaultTolerance);
+  const ReadBack back = read_back(full, reduced, recs);
+  CHECK(back.worst <= cli::OutOptions::kDefaultTolerance);
   // And the unreduced file replays the run itself at its frames (the reference is the export).
   for (size_t f = 0; f < recs.size(); f += 7)
     for (size_t j = 0; j < recs[f].world.size(); ++j)
-      CHECK(glm::length(want[4 * f].world[j].position - recs[f].world[j].position) <= 1e-3f);
+      CHECK(glm::length(back.want[4 * f].world[j].position - recs[f].world[j].position) <= 1e-3f);
 }
 
 TEST_CASE("export: --out FILE.rbxmx --rbxmx-kind curves on CMU 131_01 at 60 Hz: at most 15% of the keys, read back "
@@ -484,19 +494,13 @@ TEST_CASE("export: --out FILE.rbxmx --rbxmx-kind curves on CMU 131_01 at 60 Hz: 
   // of the step: every frame, every midpoint and quarter point between frames, so every key and
   // every midpoint between two keys. The issue's goal: at most 15% of the keys at 0.005 studs.
   const test::TempDir tmp("cli_curves");
-  cli::RunRequest request;
-  request.rig = "builtin:r15";
-  request.clip = std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_131_01_start_walk_stop.bvh";
-  cli::Run run = cli::make_run(request);
+  cli::Run run = cli::make_run(cmu_walk_request());
   const std::vector<io::FrameRecord> recs = run_all(run);
   const std::filesystem::path curves = tmp / "walk_curves.rbxmx", full = tmp / "walk_full.rbxmx";
   cli::OutOptions options;
   options.curves = true;
   const cli::OutReport report = cli::write_out_file(curves.string(), run, recs, options);
-  cli::OutOptions every;
-  every.tolerance = 0.0f;
-  cli::write_out_file(full.string(), run, recs, every);
-  const size_t all = recs.size() * static_cast<size_t>(run.rig.joint_count());
+  const size_t all = write_every_key(full, run, recs);
   CHECK(report.keys_before == all);
   CHECK(static_cast<double>(report.keys_after) <= 0.15 * static_cast<double>(all));
 
@@ -506,43 +510,17 @@ TEST_CASE("export: --out FILE.rbxmx --rbxmx-kind curves on CMU 131_01 at 60 Hz: 
   REQUIRE(doc.load_file(curves.c_str()));
   REQUIRE(doc.select_node("/roblox/Item[@class='CurveAnimation']"));
   size_t keys = 0;
-  const std::string b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   for (const pugi::xpath_node& x :
        doc.select_nodes("//Item[@class='Vector3Curve']/Item[@class='FloatCurve'][Properties/string[@name='Name']='X']")) {
     const std::string text = x.node().select_node("Properties/BinaryString").node().child_value();
     REQUIRE(text.size() >= 12);
-    std::uint32_t bits = 0;  // bytes 4..7: the first 12 base64 characters hold bytes 0..8
-    std::vector<std::uint8_t> bytes;
-    int n = 0;
-    for (size_t i = 0; i < 12; ++i) {
-      bits = (bits << 6) | static_cast<std::uint32_t>(b64.find(text[i]));
-      if (++n == 4) {
-        bytes.push_back(static_cast<std::uint8_t>(bits >> 16));
-        bytes.push_back(static_cast<std::uint8_t>(bits >> 8));
-        bytes.push_back(static_cast<std::uint8_t>(bits));
-        bits = 0;
-        n = 0;
-      }
-    }
-    keys += static_cast<size_t>(bytes[4]) | static_cast<size_t>(bytes[5]) << 8 | static_cast<size_t>(bytes[6]) << 16 |
-            static_cast<size_t>(bytes[7]) << 24;
+    // bytes 4..7: the first 12 base64 characters hold bytes 0..8
+    const std::string bytes = test::decode_base64(std::string_view(text).substr(0, 12));
+    REQUIRE(bytes.size() == 9);
+    auto byte = [&](size_t i) { return static_cast<size_t>(static_cast<unsigned char>(bytes[i])); };
+    keys += byte(4) | byte(5) << 8 | byte(6) << 16 | byte(7) << 24;
   }
   CHECK(keys == report.keys_after);
 
-  auto play = [&](const std::filesystem::path& file) {
-    cli::RunRequest back;
-    back.rig = "builtin:r15";
-    back.clip = file.string();
-    back.dt = 0.25f * (recs[1].time - recs[0].time);
-    back.frames = 4 * static_cast<int>(recs.size()) - 3;
-    cli::Run r = cli::make_run(back);
-    return run_all(r);
-  };
-  const std::vector<io::FrameRecord> want = play(full), got = play(curves);
-  REQUIRE(want.size() == got.size());
-  float worst = 0.0f;
-  for (size_t s = 0; s < want.size(); ++s)
-    for (size_t j = 0; j < want[s].world.size(); ++j)
-      worst = std::max(worst, glm::length(got[s].world[j].position - want[s].world[j].position));
-  CHECK(worst <= cli::OutOptions::kDefaultTolerance);
+  CHECK(read_back(full, curves, recs).worst <= cli::OutOptions::kDefaultTolerance);
 }

@@ -20,14 +20,16 @@
 
 #include "asterune/io/curve_animation.hpp"
 #include "asterune/io/key_reduction.hpp"
-#include "asterune/io/rig_loader.hpp"
-#include "asterune/io/scene_animation.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/rig/builtin.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
+#include "support/base64.hpp"
+#include "support/cmu_frames.hpp"
 
 using namespace asterune;
+
+using asterune::test::cmu_frames;
 
 namespace {
 
@@ -35,54 +37,8 @@ constexpr float kTolerance = 0.005f;
 
 Rig r15() { return build_rig(*builtin_rig_desc("r15")).value(); }
 
-// CMU 131_01 retargeted onto R15 at 60 Hz, every frame of the clip, as the CLI records them.
-std::vector<io::FrameRecord> cmu_frames(const Rig& rig) {
-  auto loaded = io::load_source_clip(std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_131_01_start_walk_stop.bvh");
-  REQUIRE(loaded);
-  io::SourceClip clip = std::move(loaded).value();
-  auto profile = io::build_scene_profile(io::SceneRetarget{}, clip.skeleton, rig, clip.rest_on_ground);
-  REQUIRE(profile);
-  REQUIRE(io::resolve_scene_floor(io::SceneRetarget{}, clip, rig, profile.value()));
-  auto binding = build_animation_binding(clip.clip, rig, &clip.skeleton, &profile.value());
-  REQUIRE(binding);
-  AnimationContext ctx = make_animation_context(binding.value());
-  const auto n = static_cast<size_t>(rig.joint_count());
-  std::vector<io::FrameRecord> frames;
-  const int count = static_cast<int>(clip.clip.duration * 60.0f) + 1;
-  for (int f = 0; f < count; ++f) {
-    io::FrameRecord r;
-    r.frame = f;
-    r.time = static_cast<float>(f) / 60.0f;
-    r.local.resize(n);
-    r.coverage.resize(n);
-    r.world.resize(n);
-    r.root = io::default_root_placement(rig);
-    REQUIRE(sample_animation(clip.clip, binding.value(), rig, r.time, WrapMode::kClamp, ctx, r.local, r.coverage));
-    REQUIRE(evaluate_world(rig, r.root, r.local, r.world));
-    frames.push_back(std::move(r));
-  }
-  return frames;
-}
-
-// --- An independent reader: base64, ValuesAndTimes, the Hermite, the Euler orders. ---
-
-std::string unbase64(std::string_view s) {
-  std::string out;
-  unsigned acc = 0;
-  int bits = 0;
-  for (char c : s) {
-    const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    const char* at = std::strchr(table, c);
-    if (c == '\0' || at == nullptr) continue;  // whitespace and '=' padding
-    acc = (acc << 6) | static_cast<unsigned>(at - table);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xffu));
-    }
-  }
-  return out;
-}
+// --- An independent reader: base64 (tests/support/base64.hpp), ValuesAndTimes, the Hermite, the
+// Euler orders. ---
 
 struct TestKey {
   double time, value, left, right;
@@ -180,7 +136,7 @@ std::map<std::string, TestJoint> read_joints(const pugi::xml_document& doc) {
         const std::string axis = fc.select_node("Properties/string[@name='Name']").node().child_value();
         const pugi::xml_node vt = fc.select_node("Properties/BinaryString[@name='ValuesAndTimes']").node();
         REQUIRE(vt);
-        j.curves[base + (axis == "X" ? 0 : axis == "Y" ? 1 : 2)] = decode(unbase64(vt.child_value()));
+        j.curves[base + (axis == "X" ? 0 : axis == "Y" ? 1 : 2)] = decode(test::decode_base64(vt.child_value()));
       }
     }
     if (any) out[j.name] = std::move(j);
