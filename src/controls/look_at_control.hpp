@@ -79,7 +79,7 @@ bool solve_look_at_control(LookAtControl& control, const Rig& rig, const Transfo
 /// The gaze report of the current pose (after blending), without changing anything: what
 /// measure_look_at() gives for it but the yaw and pitch (the stack reports none).
 LookAtResidual measure_look_at_control(const LookAtControl& control, const Transform& root,
-                                     std::span<const Transform> world, const glm::vec3& target);
+                                       std::span<const Transform> world, const glm::vec3& target);
 
 /// Advances one tracked angle by dt (seed 003 TrackLookAngle, see GazeTrack). `wrap`: the
 /// angle is a yaw, moved the short way round and kept canonical. Exposed for tests.
