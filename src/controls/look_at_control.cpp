@@ -169,11 +169,11 @@ bool solve_look_at_control(LookAtControl& c, const Rig& rig, const Transform& ro
   return true;
 }
 
-LookAtReport measure_look_at_control(const LookAtControl& c, const Transform& root, std::span<const Transform> world,
-                                     const glm::vec3& target) {
+LookAtResidual measure_look_at_control(const LookAtControl& c, const Transform& root, std::span<const Transform> world,
+                                       const glm::vec3& target) {
   const Transform& end = world[static_cast<size_t>(c.end_joint)];
   const glm::quat root_inv = glm::conjugate(root.rotation);
-  return measure_look_at(inverse_transform_point(root, transform_point(end, c.eye_offset)), root_inv * (end.rotation * c.forward),
+  return measure_look_at_residual(inverse_transform_point(root, transform_point(end, c.eye_offset)), root_inv * (end.rotation * c.forward),
                          inverse_transform_point(root, target), c.frame);
 }
 

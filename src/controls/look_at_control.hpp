@@ -12,6 +12,7 @@
 #include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
 #include "asterune/solvers/look_at.hpp"
+#include "solvers/look_at_measure.hpp"
 
 namespace asterune {
 class Rig;
@@ -75,9 +76,10 @@ bool solve_look_at_control(LookAtControl& control, const Rig& rig, const Transfo
                            std::span<const Transform> local, std::span<const Transform> world,
                            const glm::vec3* target, float dt, std::span<Transform> candidates);
 
-/// The gaze report of the current pose (after blending), without changing anything.
-LookAtReport measure_look_at_control(const LookAtControl& control, const Transform& root,
-                                     std::span<const Transform> world, const glm::vec3& target);
+/// The gaze report of the current pose (after blending), without changing anything: what
+/// measure_look_at() gives for it but the yaw and pitch (the stack reports none).
+LookAtResidual measure_look_at_control(const LookAtControl& control, const Transform& root,
+                                       std::span<const Transform> world, const glm::vec3& target);
 
 /// Advances one tracked angle by dt (seed 003 TrackLookAngle, see GazeTrack). `wrap`: the
 /// angle is a yaw, moved the short way round and kept canonical. Exposed for tests.

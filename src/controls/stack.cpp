@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <optional>
+#include <type_traits>
 #include <variant>
 
 #include "asterune/core/assert.hpp"
@@ -196,7 +198,7 @@ void measure_kind(const detail::IkControl& c, Slot& s, const FrameInputs& in) {
 
 void measure_kind(const detail::LookAtControl& c, Slot& s, const FrameInputs& in) {
   if (!(s.desc.enabled && s.has_target)) return;  // releasing: no target to measure against
-  const LookAtReport r = detail::measure_look_at_control(c, in.frame.root, in.world, s.smoothed);
+  const detail::LookAtResidual r = detail::measure_look_at_control(c, in.frame.root, in.world, s.smoothed);
   s.report.angle = r.residual;
   s.report.clamped = r.clamped;
   s.report.reached = r.valid && r.reached;
@@ -362,13 +364,34 @@ void ControlStack::set_target_position(int i, const glm::vec3& world_point) {
   s.has_target = true;
 }
 
+namespace {
+
+// Every report says this frame only. The feet part (FeetReport: most of the report's bytes) is
+// written by a feet control alone, and only after it has set foot_count (>= 1: a feet control
+// has one or two legs), so a report whose foot_count is 0 already holds an empty feet part: the
+// rest is reset by a fixed-size copy and the feet part only when a frame wrote it. The same
+// bytes as assigning ControlReport{} (and no per-slot `rep stos`).
+void reset_reports(std::vector<Slot>& slots) {
+  static_assert(std::is_trivially_copyable_v<ControlReport> && std::is_standard_layout_v<ControlReport>,
+                "the report is reset by a partial memcpy");
+  static_assert(offsetof(ControlReport, feet) + sizeof(FeetReport) == sizeof(ControlReport),
+                "the feet part is the report's last member");
+  static const ControlReport empty{};
+  for (Slot& s : slots) {
+    std::memcpy(static_cast<void*>(&s.report), &empty, offsetof(ControlReport, feet));
+    if (s.report.feet.foot_count != 0) s.report.feet = FeetReport{};
+  }
+}
+
+}  // namespace
+
 void ControlStack::update(const Rig& rig, const StackFrame& frame, Pose& pose, std::span<Transform> world) {
   update(rig, frame, pose.local_span(), pose.coverage_span(), world);
 }
 
 void ControlStack::update(const Rig& rig, const StackFrame& frame, std::span<Transform> local,
                           std::span<float> coverage, std::span<Transform> world) {
-  for (Slot& s : slots_) s.report = ControlReport{};
+  reset_reports(slots_);
   const size_t n = static_cast<size_t>(joint_count_);
   ASTERUNE_EXPECT_OR_RETURN(rig.signature() == rig_signature_ && rig.joint_count() == joint_count_ &&
                                 local.size() == n && coverage.size() == n && world.size() == n,

@@ -5,6 +5,7 @@
 
 #include "asterune/math/scalar.hpp"
 #include "asterune/math/transform.hpp"
+#include "look_at_measure.hpp"
 #include "look_at_one_joint.hpp"
 #include "math/atan2_poly.hpp"
 #include "look_at_pitch.hpp"
@@ -483,5 +484,24 @@ LookAtReport measure_look_at(const glm::vec3& eye, const glm::vec3& facing, cons
   if (!want_direction(frame, eye, target, want)) return report;
   return report_from(frame, want, facing / facing_len);
 }
+
+namespace detail {
+
+// measure_look_at(LookAtFrame) up to report_from(), which it follows but for desired_angles().
+LookAtResidual measure_look_at_residual(const glm::vec3& eye, const glm::vec3& facing, const glm::vec3& target,
+                                        const LookAtFrame& frame) {
+  LookAtResidual r;
+  const float facing_len = glm::length(facing);
+  if (!is_finite(eye) || !is_finite(target) || !(facing_len > 1e-6f) || !std::isfinite(facing_len)) return r;
+  Want want{};
+  if (!want_direction(frame, eye, target, want)) return r;
+  r.valid = true;
+  r.clamped = want.clamped;
+  r.residual = angle_between(facing / facing_len, want.dir);
+  r.reached = !r.clamped && r.residual <= kReachedAngle;
+  return r;
+}
+
+}  // namespace detail
 
 }  // namespace asterune

@@ -120,6 +120,23 @@ inline void integrate(glm::vec3& point, glm::vec3& velocity, const glm::vec3& ta
   velocity = p.vz * z + p.vv * v + p.vg * params.gravity + p.vd * d;
 }
 
+// integrate() with its gravity terms (p.xg * gravity, p.vg * gravity) taken once per step by
+// the caller: the same products added in the same order, the same bits.
+struct StepTerms {
+  float stiffness;
+  glm::vec3 xg_gravity;
+  glm::vec3 vg_gravity;
+};
+
+inline void integrate(glm::vec3& point, glm::vec3& velocity, const glm::vec3& target_from, const glm::vec3& target_to,
+                      const StepTerms& t, const SpringPropagator& p) {
+  const glm::vec3 z = point - target_from;
+  const glm::vec3 d = t.stiffness * (target_to - target_from);
+  const glm::vec3 v = velocity;
+  point = target_from + (p.xz * z + p.xv * v + t.xg_gravity + p.xd * d);
+  velocity = p.vz * z + p.vv * v + t.vg_gravity + p.vd * d;
+}
+
 inline glm::vec3 keep_length(const glm::vec3& pivot, const glm::vec3& point, float length, const glm::vec3& fallback) {
   const glm::vec3 d = point - pivot;
   const float l = glm::length(d);
@@ -263,23 +280,28 @@ SpringShape shape_at(const SpringChainFrame& f, size_t c, float s, const SpringC
 // One step of the chain from the inputs at the clock's time (state.root, state.targets) to the
 // inputs `s` of the way through the frame (at `w` on the curve): the exact spring step per
 // point, then its length and the colliders there. The points go to `out`, and the velocities to
-// `velocities_out` unless it is empty (the shown pose keeps no velocity).
+// `velocities_out` unless it is empty (the shown pose keeps no velocity). `advance`: the step
+// is the clock's, and state.root and state.targets move to the inputs it ends at (each read
+// before it is written).
 void step_chain(const SpringParams& params, const SpringChainFrame& f, const SpringPropagator& p, float s,
-                const SpringCurveAt& w, const SpringChainState& state, std::span<glm::vec3> out,
-                std::span<glm::vec3> velocities_out) {
+                const SpringCurveAt& w, SpringChainState& state, std::span<glm::vec3> out,
+                std::span<glm::vec3> velocities_out, bool advance) {
   const size_t n = state.points.size();
   const size_t shapes = f.shapes_to.size();
   const float h = p.h;
   const glm::vec3 root_b = on_curve(f.root_prior, f.root_from, f.root_to, w);
   glm::vec3 pivot = root_b;
   glm::vec3 pivot_velocity = (root_b - state.root) / h;
+  if (advance) state.root = root_b;
+  const StepTerms terms{params.stiffness, p.xg * params.gravity, p.vg * params.gravity};
   for (size_t k = 0; k < n; ++k) {
     const glm::vec3 target = on_curve(prior_target(f, k), f.targets_from[k], f.targets_to[k], w);
     const float length = f.lengths[k];
     const glm::vec3 start = state.points[k];
     glm::vec3 x = start;
     glm::vec3 v = state.velocities[k];
-    integrate(x, v, state.targets[k], target, params, p);
+    integrate(x, v, state.targets[k], target, terms, p);
+    if (advance) state.targets[k] = target;
     x = keep_length(pivot, x, length, target - pivot);
     // S7: out of every collider, along the circle of points at this length (so the point is
     // back at its length as it leaves). Two rounds for overlapping colliders.
@@ -344,10 +366,7 @@ SpringStepReport step_spring_chain(const SpringParams& params, const SpringChain
       const float into = static_cast<float>(m) * plan.h - plan.lag_before;
       const float s = std::clamp(into / plan.dt, 0.0f, 1.0f);
       const SpringCurveAt w = spring_curve_at(s, plan.dt, prior_dt);
-      step_chain(params, frame, p, s, w, state, state.points, state.velocities);
-      state.root = on_curve(frame.root_prior, frame.root_from, frame.root_to, w);
-      for (size_t k = 0; k < n; ++k)
-        state.targets[k] = on_curve(prior_target(frame, k), frame.targets_from[k], frame.targets_to[k], w);
+      step_chain(params, frame, p, s, w, state, state.points, state.velocities, true);
     }
   }
   state.lag = plan.lag_after;
@@ -365,7 +384,7 @@ SpringStepReport step_spring_chain(const SpringParams& params, const SpringChain
   // the inputs moving from the clock's time to this frame's.
   if (state.lag > 0.0f) {
     const SpringPropagator rest = spring_propagator(params, state.lag);
-    step_chain(params, frame, rest, 1.0f, SpringCurveAt{1.0f, 0.0f}, state, shown, {});
+    step_chain(params, frame, rest, 1.0f, SpringCurveAt{1.0f, 0.0f}, state, shown, {}, false);
     for (size_t k = 0; k < n; ++k)
       if (!is_finite(shown[k])) shown[k] = state.points[k];
   } else {
