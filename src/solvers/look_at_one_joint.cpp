@@ -140,6 +140,21 @@ bool clamped_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const Fc
     c = (cb_ * rcb + ca * be) * inv_r2;
     s = (ca * rcb - cb_ * be) * inv_r2;
   }
+  // The closed form is within about 1e-2 rad of the solved pitch (1e-4 on BM_LookAt1's frames),
+  // so the eye it puts there already tells whether the target stays past the same limit: when
+  // it does not (the turn brings the target inside the limit, or so near straight behind that
+  // it is past the other one: 30 of BM_LookAt1's 629 frames), the refinement and the check
+  // below are skipped, and with them the late test that sent such frames to the other forms.
+  // Squares, not H: dz < cos_yaw_limit H. The check below still decides what is accepted.
+  {
+    const float x = dh - al * c + be * s;
+    const float dx = x * hx - da * hz, dz = x * hz + da * hx;
+    const float cl = f.cos_yaw_limit;
+    const float lim2 = cl * cl * (x * x + zz), dz2 = dz * dz;
+    const bool past = cl >= 0.0f ? (dz < 0.0f || dz2 < lim2) : (dz < 0.0f && dz2 > lim2);
+    const float whx = std::signbit(dx) && !(dx == 0.0f && dz < 0.0f) ? -f.sin_yaw_limit : f.sin_yaw_limit;
+    if (!past || whx != hx) return false;
+  }
   if (!refine_clamped_pitch(f, dh, du, al, be, zz, c, s)) return false;
   // The direction wanted from the turned eye, which sits at (al c - be s, oa, al s + be c) in
   // (h, a, up) about the pivot, so the target is seen along D = (x, da, y) in (h, a, up): it
