@@ -140,21 +140,58 @@ bool clamped_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const Fc
     c = (cb_ * rcb + ca * be) * inv_r2;
     s = (ca * rcb - cb_ * be) * inv_r2;
   }
+  // The closed form is within about 1e-2 rad of the solved pitch (1e-4 on BM_LookAt1's frames),
+  // so the eye it puts there already tells whether the target stays past the same limit: when
+  // it does not (the turn brings the target inside the limit, or so near straight behind that
+  // it is past the other one: 30 of BM_LookAt1's 629 frames), the refinement and the check
+  // below are skipped, and with them the late test that sent such frames to the other forms.
+  // Squares, not H: dz < cos_yaw_limit H. The check below still decides what is accepted.
+  {
+    const float x = dh - al * c + be * s;
+    const float dx = x * hx - da * hz, dz = x * hz + da * hx;
+    const float cl = f.cos_yaw_limit;
+    const float lim2 = cl * cl * (x * x + zz), dz2 = dz * dz;
+    const bool past = cl >= 0.0f ? (dz < 0.0f || dz2 < lim2) : (dz < 0.0f && dz2 > lim2);
+    const float whx = std::signbit(dx) && !(dx == 0.0f && dz < 0.0f) ? -f.sin_yaw_limit : f.sin_yaw_limit;
+    if (!past || whx != hx) return false;
+  }
   if (!refine_clamped_pitch(f, dh, du, al, be, zz, c, s)) return false;
   // The direction wanted from the turned eye, which sits at (al c - be s, oa, al s + be c) in
-  // (h, a, up) about the pivot: it must be clamped to the same limit, with the facing's pitch.
+  // (h, a, up) about the pivot, so the target is seen along D = (x, da, y) in (h, a, up): it
+  // must be clamped to the same limit, with the facing's pitch. Measured from D's own numbers
+  // as want_along() would (its heading (x h + da a) / H against the limit, its pitch y / |D|),
+  // without rotating D into (side, forward) and normalizing it twice: |D| and H are two square
+  // roots side by side, then one division.
   const float x = dh - al * c + be * s;
   const float y = du - al * s - be * c;
-  WantC w;
-  if (!want_along(f, Fc{x * hx - da * hz, x * hz + da * hx, y}, w)) return false;
-  if (!w.yaw_clamped || w.hx != hx) return false;
-  if (!(std::fabs(c * w.s - s * w.c) < 1e-6f) || !(c * w.c + s * w.s > 0.0f)) return false;
+  const float h2 = x * x + zz;
+  const float len = std::sqrt(h2 + y * y);
+  const float hl = std::sqrt(h2);
+  if (!(len > 1e-6f) || !std::isfinite(len) || !(hl > 0.0f)) return false;
+  // Past the limit, on the same side (atan2 gives +pi straight behind, which clamps to +limit).
+  const float dx = x * hx - da * hz, dz = x * hz + da * hx;
+  if (!(dz < f.cos_yaw_limit * hl)) return false;
+  const float whx = std::signbit(dx) && !(dx == 0.0f && dz < 0.0f) ? -f.sin_yaw_limit : f.sin_yaw_limit;
+  if (whx != hx) return false;
+  const float inv_len = 1.0f / len;
+  const float wu = y * inv_len;
+  const float ws = std::clamp(std::clamp(wu, f.sin_pitch_low, f.sin_pitch_high), -f.sin_pitch_max, f.sin_pitch_max);
+  const float wc = ws == wu ? hl * inv_len : std::sqrt(std::max(0.0f, 1.0f - ws * ws));
+  // The facing (c h, s) and the wanted (wc h, ws) share the heading h: the sine of the angle
+  // between them is |c ws - s wc|, the residual (below 1e-6 rad, so the sine is the angle).
+  const float residual = std::fabs(c * ws - s * wc);
+  if (!(residual < 1e-6f) || !(c * wc + s * ws > 0.0f)) return false;
   const float cd = fc.fhz * hz + fc.fhx * hx;
   const float sd = fc.fhz * hx - fc.fhx * hz;
   if (!compose_turn(f, hx, hz, cd, sd, c * fc.fl + s * fc.fu, s * fc.fl - c * fc.fu, turn)) return false;
   // The angles from the solve's numbers: the limit, and the pitch (c, s) (the wanted one's
   // within 1e-6, checked above), so the angle need not wait for the check.
-  report_from(w, Fc{c * hx, c * hz, s}, hx < 0.0f ? -f.yaw_limit : f.yaw_limit, wanted_pitch(f, s, c), report);
+  report.valid = true;
+  report.clamped = true;  // the yaw is on its limit
+  report.reached = false;
+  report.residual = residual;
+  report.yaw = hx < 0.0f ? -f.yaw_limit : f.yaw_limit;
+  report.pitch = wanted_pitch(f, s, c);
   return true;
 }
 

@@ -506,3 +506,50 @@ TEST_CASE("a waist's share then a neck's whole turn agree with a second formulat
   CHECK(yaw_clamped > 300);
   CHECK(pitch_clamped > 100);
 }
+
+TEST_CASE("a clamped full share settles within 3e-6 of the double bisection (no fallback to repeated shares)", "[look_at]") {
+  // rule LA1, LA2: the yaw-clamped closed form and its pitch refinement against
+  // clamped_reference() above (double, angles, Rodrigues, bisection), ten times tighter than the
+  // test above. The repeated whole shares that take over when the refinement's result fails its
+  // check from the turned eye stop 1e-5 short of the fixed point, so a wrong refinement fails
+  // here even though the solve falls back. Eyes and facings of the tests above and the
+  // benchmark's (80 degrees yaw, 60 pitch), targets 90-140 degrees off, near and far.
+  const std::vector<glm::vec3> pivots{{0, 4.0f, 0}};
+  const std::vector<float> weights{1.0f};
+  std::vector<glm::quat> turns(1);
+  LookAtParams params;
+  params.yaw_limit = 80.0f * kDeg;
+  params.pitch_limit = 60.0f * kDeg;
+  int checked = 0;
+  double worst_facing = 0.0, worst_pitch = 0.0;
+  for (const glm::vec3 eye0 : {glm::vec3(0, 4.5f, -0.3f), glm::vec3(0.15f, 4.7f, -0.5f), glm::vec3(-0.1f, 3.8f, -0.2f)}) {
+    for (const glm::vec3 facing0 : {glm::vec3(0, 0, -1), glm::normalize(glm::vec3(-0.2f, -0.3f, -1.0f))}) {
+      for (float yaw = -140.0f; yaw <= 140.0f; yaw += 2.5f) {
+        if (std::fabs(yaw) < 90.0f) continue;  // at least 10 degrees past the limit
+        for (float height : {-2.0f, -0.5f, 0.5f, 1.5f, 3.0f}) {
+          for (float dist : {2.0f, 4.0f, 12.0f}) {
+            const glm::vec3 target(-dist * std::sin(yaw * kDeg), 4.5f + height, -dist * std::cos(yaw * kDeg));
+            const ClampedReference ref =
+                clamped_reference(DVec(pivots[0]), DVec(eye0), DVec(facing0), DVec(target), 80.0 * kDeg, 60.0 * kDeg,
+                                  yaw > 0.0f ? 1.0 : -1.0);
+            const LookAtReport r = solve_look_at(pivots, eye0, facing0, target, weights, params, turns);
+            INFO("eye " << eye0.x << " facing " << facing0.x << " yaw " << yaw << " height " << height << " dist " << dist);
+            REQUIRE(r.valid);
+            const glm::vec3 facing = glm::normalize(turns[0] * facing0);
+            const double ef = glm::length(DVec(facing) - ref.facing);
+            const double ep = std::fabs(static_cast<double>(r.pitch) - ref.pitch);
+            worst_facing = std::max(worst_facing, ef);
+            worst_pitch = std::max(worst_pitch, ep);
+            CHECK(ef < 3e-6);
+            CHECK(ep < 3e-6);
+            CHECK(r.clamped);
+            CHECK(r.residual < 1e-6f);
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  INFO("worst facing " << worst_facing << " worst pitch " << worst_pitch);
+  CHECK(checked > 1500);
+}
