@@ -24,7 +24,10 @@ enum class AnimationMode { kNative, kRetarget };
 
 struct AnimationBinding {
   AnimationMode mode = AnimationMode::kNative;
-  ClipBinding clip_binding;                         // to the rig (native) or to the source skeleton
+  /// To the rig (native) or to the source skeleton. In kRetarget mode a source joint the retarget
+  /// does not read (RetargetBinding::source_needed false: fingers, toes) has no track (-1), so it
+  /// is not sampled: it gets its rest local with coverage 0 (rule RT4).
+  ClipBinding clip_binding;
   std::shared_ptr<const RetargetBinding> retarget;  // set in kRetarget mode
   /// kRetarget mode, optional (rule RT19): planted feet applied after the retarget
   /// (build_foot_plant). Null: the retargeted pose as it is.
