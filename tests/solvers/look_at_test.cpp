@@ -608,3 +608,29 @@ TEST_CASE("an unclamped full share with parallax reports the angles and residual
   }
   CHECK(checked > 1000);
 }
+
+TEST_CASE("a nonfinite coordinate anywhere in the eye, facing or target leaves identity turns", "[look_at]") {
+  // rule RG3: each of the nine coordinates in turn set to NaN, +inf or -inf, for one joint (the
+  // one-joint entry) and for a chain; the others a solve that is valid when all are finite.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  LookAtParams params;
+  for (const size_t joints : {size_t{1}, size_t{3}}) {
+    const std::vector<glm::vec3> all{{0, 2.0f, 0}, {0, 3.2f, 0}, {0, 4.0f, 0}};
+    const std::vector<glm::vec3> pivots(all.end() - static_cast<std::ptrdiff_t>(joints), all.end());
+    const std::vector<float> weights = joints == 1 ? std::vector<float>{1.0f} : std::vector<float>{0.3f, 0.5f, 1.0f};
+    std::vector<glm::quat> turns(joints);
+    const glm::vec3 eye(0, 4.5f, -0.3f), facing(0, 0, -1), target(1.0f, 5.0f, -4.0f);
+    REQUIRE(solve_look_at(pivots, eye, facing, target, weights, params, turns).valid);
+    for (int k = 0; k < 9; ++k) {
+      for (const float bad : {nan, inf, -inf}) {
+        glm::vec3 in[3] = {eye, facing, target};
+        in[k / 3][k % 3] = bad;
+        std::fill(turns.begin(), turns.end(), glm::quat(0.5f, 0.5f, 0.5f, 0.5f));
+        INFO("joints " << joints << " input " << k / 3 << " coordinate " << k % 3 << " value " << bad);
+        CHECK_FALSE(solve_look_at(pivots, in[0], in[1], in[2], weights, params, turns).valid);
+        for (const glm::quat& t : turns) CHECK(t == glm::quat(1, 0, 0, 0));
+      }
+    }
+  }
+}
