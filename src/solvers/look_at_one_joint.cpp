@@ -199,14 +199,9 @@ bool clamped_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const Fc
 // (|L| = |d|) onto d; the heading h keeps L's part across the facing's heading, La = d . a.
 bool parallax_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const Fc& d, const Fc& face, glm::quat& turn,
                    LookAtReport& report) {
-  const float of = o.x * face.x + o.z * face.z + o.u * face.u;
-  const float disc = of * of - (o.x * o.x + o.z * o.z + o.u * o.u) + (d.x * d.x + d.z * d.z + d.u * d.u);
-  if (!(disc > 0.0f)) return false;
-  const float sl = -of + std::sqrt(disc);
-  if (!(sl > 1e-6f)) return false;
-  const Fc l{o.x + sl * face.x, o.z + sl * face.z, o.u + sl * face.u};
-  const float lf = l.x * fc.fhx + l.z * fc.fhz;  // along the facing's heading
-  const float la = l.z * fc.fhx - l.x * fc.fhz;  // across it: l . (fh x up)
+  // l's part across the facing's heading is o's (the facing has none across its own heading),
+  // so the heading h and its yaw test come before l is known.
+  const float la = o.z * fc.fhx - o.x * fc.fhz;  // l . (fh x up) = o . (fh x up)
   // h = (la (dz, -dx) + dh (dx, dz)) / m^2, with m the horizontal length of d and dh = d . h.
   const float m2 = d.x * d.x + d.z * d.z;
   if (!(m2 > 1e-8f) || !(la * la < m2)) return false;
@@ -217,6 +212,13 @@ bool parallax_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const F
   const float hz = (dh * d.z - la * d.x) * inv_m2;
   // Only an unclamped turn: the final heading is h.
   if (hz < f.cos_yaw_limit) return false;
+  const float of = o.x * face.x + o.z * face.z + o.u * face.u;
+  const float disc = of * of - (o.x * o.x + o.z * o.z + o.u * o.u) + (d.x * d.x + d.z * d.z + d.u * d.u);
+  if (!(disc > 0.0f)) return false;
+  const float sl = -of + std::sqrt(disc);
+  if (!(sl > 1e-6f)) return false;
+  const Fc l{o.x + sl * face.x, o.z + sl * face.z, o.u + sl * face.u};
+  const float lf = l.x * fc.fhx + l.z * fc.fhz;  // along the facing's heading
   const float yaw = canonical_angle(atan2_poly(hx, hz));  // the report's, started early
   const float cd = fc.fhx * hx + fc.fhz * hz;
   const float sd = fc.fhz * hx - fc.fhx * hz;
