@@ -371,7 +371,12 @@ LookAtReport solve_look_at(std::span<const glm::vec3> pivots, const glm::vec3& e
   LookAtReport report;
   for (glm::quat& t : turns) t = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
   if (pivots.empty() || weights.size() != pivots.size() || turns.size() != pivots.size()) return report;
-  if (!is_finite(eye) || !is_finite(facing) || !is_finite(target)) return report;
+  // Finite inputs: x - x is 0 for a finite x and NaN otherwise, so one sum of those is 0 exactly
+  // when all are finite (one test and one branch for the nine coordinates, not nine).
+  {
+    const glm::vec3 z = (eye - eye) + (facing - facing) + (target - target);
+    if (!(z.x + z.y + z.z == 0.0f)) return report;
+  }
   for (const glm::vec3& p : pivots)
     if (!is_finite(p)) return report;
   const float facing_len = glm::length(facing);

@@ -199,14 +199,9 @@ bool clamped_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const Fc
 // (|L| = |d|) onto d; the heading h keeps L's part across the facing's heading, La = d . a.
 bool parallax_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const Fc& d, const Fc& face, glm::quat& turn,
                    LookAtReport& report) {
-  const float of = o.x * face.x + o.z * face.z + o.u * face.u;
-  const float disc = of * of - (o.x * o.x + o.z * o.z + o.u * o.u) + (d.x * d.x + d.z * d.z + d.u * d.u);
-  if (!(disc > 0.0f)) return false;
-  const float sl = -of + std::sqrt(disc);
-  if (!(sl > 1e-6f)) return false;
-  const Fc l{o.x + sl * face.x, o.z + sl * face.z, o.u + sl * face.u};
-  const float lf = l.x * fc.fhx + l.z * fc.fhz;  // along the facing's heading
-  const float la = l.z * fc.fhx - l.x * fc.fhz;  // across it: l . (fh x up)
+  // l's part across the facing's heading is o's (the facing has none across its own heading),
+  // so the heading h and its yaw test come before l is known.
+  const float la = o.z * fc.fhx - o.x * fc.fhz;  // l . (fh x up) = o . (fh x up)
   // h = (la (dz, -dx) + dh (dx, dz)) / m^2, with m the horizontal length of d and dh = d . h.
   const float m2 = d.x * d.x + d.z * d.z;
   if (!(m2 > 1e-8f) || !(la * la < m2)) return false;
@@ -217,6 +212,13 @@ bool parallax_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const F
   const float hz = (dh * d.z - la * d.x) * inv_m2;
   // Only an unclamped turn: the final heading is h.
   if (hz < f.cos_yaw_limit) return false;
+  const float of = o.x * face.x + o.z * face.z + o.u * face.u;
+  const float disc = of * of - (o.x * o.x + o.z * o.z + o.u * o.u) + (d.x * d.x + d.z * d.z + d.u * d.u);
+  if (!(disc > 0.0f)) return false;
+  const float sl = -of + std::sqrt(disc);
+  if (!(sl > 1e-6f)) return false;
+  const Fc l{o.x + sl * face.x, o.z + sl * face.z, o.u + sl * face.u};
+  const float lf = l.x * fc.fhx + l.z * fc.fhz;  // along the facing's heading
   const float yaw = canonical_angle(atan2_poly(hx, hz));  // the report's, started early
   const float cd = fc.fhx * hx + fc.fhz * hz;
   const float sd = fc.fhz * hx - fc.fhx * hz;
@@ -242,16 +244,44 @@ bool parallax_turn(const LookAtFrame& f, const FacingC& fc, const Fc& o, const F
   const float eu = oh * se + o.u * ce;
   const float xh = (d.x * hx + d.z * hz) - eh;
   const float xa = (d.z * hx - d.x * hz) - oa;
-  WantC w;
-  if (!want_along(f, Fc{xh * hx - xa * hz, xh * hz + xa * hx, d.u - eu}, w)) return false;
-  turn = q;
-  // The angles from the solve's numbers (the heading h, the facing's pitch), which the wanted
-  // direction from the turned eye equals to rounding, unless rounding put that one on a limit.
-  if (w.clamped) {
+  const float y = d.u - eu;
+  // The direction wanted from the turned eye is along D = (xh, xa, y) in (h, a, up). When it is
+  // inside the limits (every unclamped frame but those rounding puts on a limit) it is D / |D|
+  // itself, so it is measured from D's numbers as want_along() would (its heading's cosine
+  // (xh hz + xa hx) / H against the yaw limit, its pitch's sine y / |D|), and the residual is
+  // |F x D| / |D| with the turned facing F = (fh_n, 0, fu_n) in (h, a, up): no normalized
+  // heading, no second cross product in (side, forward, up). |D| and H side by side, one division.
+  const float h2 = xh * xh + xa * xa;
+  const float len2 = h2 + y * y;
+  const float len = std::sqrt(len2);
+  const float hl = std::sqrt(h2);
+  if (!(len > 1e-6f) || !std::isfinite(len)) return false;
+  const float inv_len = 1.0f / len;
+  const float wu = y * inv_len;
+  const float ws = std::clamp(std::clamp(wu, f.sin_pitch_low, f.sin_pitch_high), -f.sin_pitch_max, f.sin_pitch_max);
+  const float dz = xh * hz + xa * hx;  // D's forward part
+  if (dz < f.cos_yaw_limit * hl || ws != wu) {
+    // Rounding put the wanted direction on a limit: measured and reported as want_along() does.
+    WantC w;
+    if (!want_along(f, Fc{xh * hx - xa * hz, dz, y}, w)) return false;
+    turn = q;
     report_from(w, Fc{fh_n * hx, fh_n * hz, fu_n}, wanted_yaw(f, w), wanted_pitch(f, w.s, w.c), report);
-  } else {
-    report_from(w, Fc{fh_n * hx, fh_n * hz, fu_n}, yaw, wanted_pitch(f, fu_n, fh_n), report);
+    return true;
   }
+  turn = q;
+  // F x D = (-fu_n xa, fu_n xh - fh_n y, fh_n xa); |F| = 1 to rounding.
+  const float cm = fu_n * xh - fh_n * y;
+  const float sn = std::sqrt(xa * xa * (fh_n * fh_n + fu_n * fu_n) + cm * cm) * inv_len;
+  const float cs = (fh_n * xh + fu_n * y) * inv_len;
+  // The angles from the solve's numbers (the heading h, the facing's pitch), which the wanted
+  // direction from the turned eye equals to rounding.
+  report.valid = true;
+  report.clamped = false;
+  report.yaw = yaw;
+  report.pitch = wanted_pitch(f, fu_n, fh_n);
+  // Below 1e-3 rad the sine is the angle to 2e-10.
+  report.residual = (sn < 1e-3f && cs > 0.0f) ? sn : atan2_poly(sn, cs);
+  report.reached = report.residual <= kReachedAngle;
   return true;
 }
 

@@ -553,3 +553,84 @@ TEST_CASE("a clamped full share settles within 3e-6 of the double bisection (no 
   INFO("worst facing " << worst_facing << " worst pitch " << worst_pitch);
   CHECK(checked > 1500);
 }
+
+TEST_CASE("an unclamped full share with parallax reports the angles and residual of a second formulation in double", "[look_at]") {
+  // rule LA1, LA2: one joint inside the limits, the eye off the pivot. The reference, in double
+  // and in angles: the facing (yaw, pitch) whose turn (a yaw about +Y from the facing's heading,
+  // then a pitch about h x up, Rodrigues) puts the eye where the target is seen along that
+  // facing, found by iterating "the direction from the eye the last facing put there" (a
+  // contraction: the eye is at most 0.6 from the pivot, the targets 2 or more away). The
+  // solve's facing, reported yaw and pitch must match it, its residual (the angle between the
+  // facing and the direction from the turned eye) must be that of a fixed point, and it is
+  // reached and not clamped.
+  const std::vector<glm::vec3> pivots{{0, 4.0f, 0}};
+  const std::vector<float> weights{1.0f};
+  std::vector<glm::quat> turns(1);
+  LookAtParams params;
+  params.yaw_limit = 80.0f * kDeg;
+  params.pitch_limit = 60.0f * kDeg;
+  const DVec up(0, 1, 0);
+  int checked = 0;
+  for (const glm::vec3 eye0 : {glm::vec3(0, 4.5f, -0.3f), glm::vec3(0.15f, 4.7f, -0.5f), glm::vec3(-0.1f, 3.8f, -0.2f)}) {
+    for (const glm::vec3 facing0 : {glm::vec3(0, 0, -1), glm::normalize(glm::vec3(-0.2f, -0.3f, -1.0f))}) {
+      const DVec f0(facing0);
+      const double yaw0 = std::atan2(-f0.x, -f0.z), pitch0 = std::asin(f0.y);
+      for (float yaw = -75.0f; yaw <= 75.0f; yaw += 5.0f) {
+        for (float height : {-2.0f, -0.5f, 0.5f, 1.5f}) {
+          for (float dist : {2.0f, 4.0f, 12.0f}) {
+            const glm::vec3 target(-dist * std::sin(yaw * kDeg), 4.5f + height, -dist * std::cos(yaw * kDeg));
+            const DVec pivot(pivots[0]), t(target);
+            double ry = yaw0, rp = pitch0;
+            for (int i = 0; i < 200; ++i) {
+              const DVec h(-std::sin(ry), 0.0, -std::cos(ry));
+              const DVec a = glm::normalize(glm::cross(h, up));
+              const DVec eye = pivot + rodrigues(rodrigues(DVec(eye0) - pivot, up, ry - yaw0), a, rp - pitch0);
+              const DVec d = glm::normalize(t - eye);
+              ry = std::atan2(-d.x, -d.z);
+              rp = std::asin(d.y);
+            }
+            if (std::fabs(ry) > 78.0 * kDeg || std::fabs(rp) > 58.0 * kDeg) continue;  // near a limit
+            const DVec ref_facing = std::cos(rp) * DVec(-std::sin(ry), 0.0, -std::cos(ry)) + std::sin(rp) * up;
+            const LookAtReport r = solve_look_at(pivots, eye0, facing0, target, weights, params, turns);
+            INFO("eye " << eye0.x << " facing " << facing0.x << " yaw " << yaw << " height " << height << " dist " << dist);
+            REQUIRE(r.valid);
+            CHECK(glm::length(DVec(glm::normalize(turns[0] * facing0)) - ref_facing) < 2e-5);
+            CHECK(std::fabs(static_cast<double>(r.yaw) - ry) < 2e-5);
+            CHECK(std::fabs(static_cast<double>(r.pitch) - rp) < 2e-5);
+            CHECK(r.residual < 1e-5f);
+            CHECK_FALSE(r.clamped);
+            CHECK(r.reached);
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  CHECK(checked > 1000);
+}
+
+TEST_CASE("a nonfinite coordinate anywhere in the eye, facing or target leaves identity turns", "[look_at]") {
+  // rule RG3: each of the nine coordinates in turn set to NaN, +inf or -inf, for one joint (the
+  // one-joint entry) and for a chain; the others a solve that is valid when all are finite.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  LookAtParams params;
+  for (const size_t joints : {size_t{1}, size_t{3}}) {
+    const std::vector<glm::vec3> all{{0, 2.0f, 0}, {0, 3.2f, 0}, {0, 4.0f, 0}};
+    const std::vector<glm::vec3> pivots(all.end() - static_cast<std::ptrdiff_t>(joints), all.end());
+    const std::vector<float> weights = joints == 1 ? std::vector<float>{1.0f} : std::vector<float>{0.3f, 0.5f, 1.0f};
+    std::vector<glm::quat> turns(joints);
+    const glm::vec3 eye(0, 4.5f, -0.3f), facing(0, 0, -1), target(1.0f, 5.0f, -4.0f);
+    REQUIRE(solve_look_at(pivots, eye, facing, target, weights, params, turns).valid);
+    for (int k = 0; k < 9; ++k) {
+      for (const float bad : {nan, inf, -inf}) {
+        glm::vec3 in[3] = {eye, facing, target};
+        in[k / 3][k % 3] = bad;
+        std::fill(turns.begin(), turns.end(), glm::quat(0.5f, 0.5f, 0.5f, 0.5f));
+        INFO("joints " << joints << " input " << k / 3 << " coordinate " << k % 3 << " value " << bad);
+        CHECK_FALSE(solve_look_at(pivots, in[0], in[1], in[2], weights, params, turns).valid);
+        for (const glm::quat& t : turns) CHECK(t == glm::quat(1, 0, 0, 0));
+      }
+    }
+  }
+}
