@@ -314,16 +314,38 @@ glm::quat share_turn_fast(const LookAtFrame& f, const glm::vec3& facing, const W
 }
 
 // The report for unit `facing` against `want`, measured from the eye the facing starts from.
+// A report's flags and residual: how far the unit `facing` is from the direction wanted.
+detail::LookAtResidual residual_from(const Want& want, const glm::vec3& facing) {
+  detail::LookAtResidual r;
+  r.valid = true;
+  r.clamped = want.clamped;
+  r.residual = angle_between(facing, want.dir);
+  r.reached = !r.clamped && r.residual <= kReachedAngle;
+  return r;
+}
+
 LookAtReport report_from(const LookAtFrame& f, const Want& want, const glm::vec3& facing) {
   LookAtReport report;
   const Desired d = desired_angles(f, want);
-  report.valid = true;
-  report.clamped = want.clamped;
+  const detail::LookAtResidual r = residual_from(want, facing);
+  report.valid = r.valid;
+  report.clamped = r.clamped;
   report.yaw = d.yaw;
   report.pitch = d.pitch - f.rest_pitch;
-  report.residual = angle_between(facing, want.dir);
-  report.reached = !report.clamped && report.residual <= kReachedAngle;
+  report.residual = r.residual;
+  report.reached = r.reached;
   return report;
+}
+
+// What a measure of an applied pose starts with: the inputs checked, the direction wanted from
+// the eye and the unit facing. False when there is nothing to measure (an empty report).
+bool measure_want(const glm::vec3& eye, const glm::vec3& facing, const glm::vec3& target, const LookAtFrame& frame,
+                  Want& want, glm::vec3& unit_facing) {
+  const float facing_len = glm::length(facing);
+  if (!is_finite(eye) || !is_finite(target) || !(facing_len > 1e-6f) || !std::isfinite(facing_len)) return false;
+  if (!want_direction(frame, eye, target, want)) return false;
+  unit_facing = facing / facing_len;
+  return true;
 }
 
 }  // namespace
@@ -482,29 +504,21 @@ LookAtReport measure_look_at(const glm::vec3& eye, const glm::vec3& facing, cons
 
 LookAtReport measure_look_at(const glm::vec3& eye, const glm::vec3& facing, const glm::vec3& target,
                              const LookAtFrame& frame) {
-  LookAtReport report;
-  const float facing_len = glm::length(facing);
-  if (!is_finite(eye) || !is_finite(target) || !(facing_len > 1e-6f) || !std::isfinite(facing_len)) return report;
   Want want{};
-  if (!want_direction(frame, eye, target, want)) return report;
-  return report_from(frame, want, facing / facing_len);
+  glm::vec3 unit_facing;
+  if (!measure_want(eye, facing, target, frame, want, unit_facing)) return LookAtReport{};
+  return report_from(frame, want, unit_facing);
 }
 
 namespace detail {
 
-// measure_look_at(LookAtFrame) up to report_from(), which it follows but for desired_angles().
+// measure_look_at(LookAtFrame) without report_from()'s desired_angles().
 LookAtResidual measure_look_at_residual(const glm::vec3& eye, const glm::vec3& facing, const glm::vec3& target,
                                         const LookAtFrame& frame) {
-  LookAtResidual r;
-  const float facing_len = glm::length(facing);
-  if (!is_finite(eye) || !is_finite(target) || !(facing_len > 1e-6f) || !std::isfinite(facing_len)) return r;
   Want want{};
-  if (!want_direction(frame, eye, target, want)) return r;
-  r.valid = true;
-  r.clamped = want.clamped;
-  r.residual = angle_between(facing / facing_len, want.dir);
-  r.reached = !r.clamped && r.residual <= kReachedAngle;
-  return r;
+  glm::vec3 unit_facing;
+  if (!measure_want(eye, facing, target, frame, want, unit_facing)) return LookAtResidual{};
+  return residual_from(want, unit_facing);
 }
 
 }  // namespace detail
