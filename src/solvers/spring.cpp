@@ -108,28 +108,22 @@ SpringPropagator spring_propagator(const SpringParams& params, float h) {
 namespace {
 
 // The bodies of spring_integrate and spring_keep_length, inline for the step loop (which runs
-// them for every point of every step).
-inline void integrate(glm::vec3& point, glm::vec3& velocity, const glm::vec3& target_from, const glm::vec3& target_to,
-                      const SpringParams& params, const SpringPropagator& p) {
-  // Relative to the target at the step's start, so world coordinates far from the origin keep
-  // their precision.
-  const glm::vec3 z = point - target_from;
-  const glm::vec3 d = params.stiffness * (target_to - target_from);
-  const glm::vec3 v = velocity;
-  point = target_from + (p.xz * z + p.xv * v + p.xg * params.gravity + p.xd * d);
-  velocity = p.vz * z + p.vv * v + p.vg * params.gravity + p.vd * d;
-}
-
-// integrate() with its gravity terms (p.xg * gravity, p.vg * gravity) taken once per step by
-// the caller: the same products added in the same order, the same bits.
+// them for every point of every step). The gravity terms (p.xg * gravity, p.vg * gravity) are
+// the same for every point of a step, so the loop takes them once (StepTerms).
 struct StepTerms {
   float stiffness;
   glm::vec3 xg_gravity;
   glm::vec3 vg_gravity;
 };
 
+inline StepTerms step_terms(const SpringParams& params, const SpringPropagator& p) {
+  return {params.stiffness, p.xg * params.gravity, p.vg * params.gravity};
+}
+
 inline void integrate(glm::vec3& point, glm::vec3& velocity, const glm::vec3& target_from, const glm::vec3& target_to,
                       const StepTerms& t, const SpringPropagator& p) {
+  // Relative to the target at the step's start, so world coordinates far from the origin keep
+  // their precision.
   const glm::vec3 z = point - target_from;
   const glm::vec3 d = t.stiffness * (target_to - target_from);
   const glm::vec3 v = velocity;
@@ -149,7 +143,7 @@ inline glm::vec3 keep_length(const glm::vec3& pivot, const glm::vec3& point, flo
 
 void spring_integrate(glm::vec3& point, glm::vec3& velocity, const glm::vec3& target_from, const glm::vec3& target_to,
                       const SpringParams& params, const SpringPropagator& step) {
-  integrate(point, velocity, target_from, target_to, params, step);
+  integrate(point, velocity, target_from, target_to, step_terms(params, step), step);
 }
 
 glm::vec3 spring_keep_length(const glm::vec3& pivot, const glm::vec3& point, float length, const glm::vec3& fallback) {
@@ -293,7 +287,7 @@ void step_chain(const SpringParams& params, const SpringChainFrame& f, const Spr
   glm::vec3 pivot = root_b;
   glm::vec3 pivot_velocity = (root_b - state.root) / h;
   if (advance) state.root = root_b;
-  const StepTerms terms{params.stiffness, p.xg * params.gravity, p.vg * params.gravity};
+  const StepTerms terms = step_terms(params, p);
   for (size_t k = 0; k < n; ++k) {
     const glm::vec3 target = on_curve(prior_target(f, k), f.targets_from[k], f.targets_to[k], w);
     const float length = f.lengths[k];
