@@ -22,12 +22,13 @@ namespace asterune {
 
 /// One weighted layer: a full local pose and its weight. The effective weight of joint j is
 /// `weight * joint_weights[j]` (or `weight` when joint_weights is empty); it contributes only
-/// when that product is positive and finite (rule BL3: zero, negative, infinite and NaN
-/// weights contribute nothing and never reach the pose).
+/// when that product is positive and at most 1e15 (rule BL3: zero, negative, infinite, NaN
+/// and larger weights contribute nothing and never reach the pose; the bound keeps every sum
+/// finite).
 struct BlendLayer {
-  std::span<const Transform> pose;        // n local transforms
-  float weight = 1.0f;                    // any value; see above
-  std::span<const float> joint_weights;   // empty (1 for every joint) or n: mask x coverage
+  std::span<const Transform> pose;       // n local transforms
+  float weight = 1.0f;                   // any value; see above
+  std::span<const float> joint_weights;  // empty (1 for every joint) or n: mask x coverage
 };
 
 /// One additive layer (rule BL2): a delta pose (rotation q_d, translation p_d; e.g. a sample
@@ -35,9 +36,9 @@ struct BlendLayer {
 /// top of the blended pose with weight a = weight * joint_weights[j]; a negative a subtracts,
 /// a zero or nonfinite a leaves the joint as it is.
 struct AdditiveLayer {
-  std::span<const Transform> delta;       // n deltas
-  float weight = 1.0f;                    // any value; see above
-  std::span<const float> joint_weights;   // empty (1 for every joint) or n
+  std::span<const Transform> delta;      // n deltas
+  float weight = 1.0f;                   // any value; see above
+  std::span<const float> joint_weights;  // empty (1 for every joint) or n
 };
 
 /// How rotations are brought back to unit length (rule BL1).
@@ -53,11 +54,11 @@ enum class BlendNormalize : std::uint8_t {
 /// Everything one blend reads and writes. Every span holds n = output.size() entries unless
 /// it is documented as optional and left empty.
 struct BlendingJob {
-  std::span<const BlendLayer> layers;        // any number, in order: the first contributing
-                                             // layer of a joint is its sign reference
-  std::span<const AdditiveLayer> additive;   // any number, applied after the layers, in order
-  std::span<const Transform> rest_pose;      // optional (empty or n): the fallback pose (the
-                                             // bind pose); empty: identity transforms
+  std::span<const BlendLayer> layers;       // any number, in order: the first contributing
+                                            // layer of a joint is its sign reference
+  std::span<const AdditiveLayer> additive;  // any number, applied after the layers, in order
+  std::span<const Transform> rest_pose;     // optional (empty or n): the fallback pose (the
+                                            // bind pose); empty: identity transforms
   /// Optional (empty or n): the rest share of each joint decided by the caller's own budget
   /// (the animator's priority levels). Given, the layers' weights and these shares are used as
   /// they are, with no renormalisation (a nonfinite or negative share counts as 0). Empty: the
@@ -65,8 +66,8 @@ struct BlendingJob {
   /// the weights are divided by W (rule BL1).
   std::span<const float> rest_weights;
   BlendNormalize normalize = BlendNormalize::kFast;
-  std::span<Transform> output;               // n: the blended local pose
-  std::span<float> coverage;                 // optional (empty or n): 1 - rest share; 0 where no layer contributes
+  std::span<Transform> output;  // n: the blended local pose
+  std::span<float> coverage;    // optional (empty or n): 1 - rest share; 0 where no layer contributes
 };
 
 /// Blends the job's layers into job.output (rules BL1-BL4). Per joint j, with e_i the
@@ -77,8 +78,8 @@ struct BlendingJob {
 ///   d = a < 0 ? conj(q_d) : q_d, sign-aligned to w >= 0, b = |a|,
 ///   q = normalize(normalize((1 - b) identity + b d) q),  p += a p_d.
 /// A joint no layer contributes to is the rest pose (coverage 0) before the additive layers; a
-/// joint whose only contribution has weight exactly 1 and whose rest share is 0 gets that
-/// layer's transform unchanged (coverage 1). Output rotations are unit within 1e-6 (kFast) or
+/// joint whose only contribution has weight exactly 1 gets that layer's transform unchanged
+/// (coverage 1; a rest share the caller gives is then not blended in). Output rotations are unit within 1e-6 (kFast) or
 /// to rounding (kExact) for unit inputs.
 /// Returns false and writes nothing (rule RG4) when a span has the wrong size: a layer's pose,
 /// a non-empty joint_weights, an additive delta, a non-empty rest_pose, rest_weights or
