@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
+#include <type_traits>
 
 #include "asterune/core/assert.hpp"
 #include "math/sse_quat.hpp"  // ASTERUNE_SSE2 and the SSE2 intrinsics
@@ -128,14 +130,19 @@ inline Q4 glm_mul(const Q4& p, const Q4& q) {
 
 // Up to four joints [j0, j0 + count) of every span the block reads, as four-lane pointers:
 // the spans themselves for a full block, copies padded with identities (weight 0) for the last.
+// The storage is raw bytes: a Transform array would be initialised on every call (its default
+// member initialisers), which cost a third of a blend.
 struct Tail {
-  Transform t[4];
+  alignas(16) unsigned char bytes[4 * sizeof(Transform)];
   float w[4];
+  Transform* t() { return reinterpret_cast<Transform*>(bytes); }
 };
 inline const Transform* block_of(std::span<const Transform> s, size_t j0, size_t count, Tail& tail) {
   if (count == 4) return s.data() + j0;
-  for (size_t i = 0; i < 4; ++i) tail.t[i] = i < count ? s[j0 + i] : Transform::identity();
-  return tail.t;
+  const Transform identity = Transform::identity();
+  for (size_t i = 0; i < 4; ++i)
+    std::memcpy(tail.bytes + i * sizeof(Transform), i < count ? &s[j0 + i] : &identity, sizeof(Transform));
+  return tail.t();
 }
 inline __m128 weights_of(std::span<const float> s, float w, size_t j0, size_t count, Tail& tail) {
   const __m128 wb = _mm_set1_ps(w);
@@ -147,17 +154,20 @@ inline __m128 weights_of(std::span<const float> s, float w, size_t j0, size_t co
 
 // The weighted layers of one block (rule BL1): the sums, the sign reference (the first
 // contribution's rotation), the summed weight, which lanes have one and which more than one
-// contribution, and each lane's first contributing layer.
+// contribution; `first` receives each lane's first contributing layer. (Kept apart from the
+// sums: an indexed array in the struct kept the whole struct, sums too, in memory.)
 struct Sums {
-  Q4 q{};
-  P4 p{};
-  Q4 ref{};
+  Q4 q{_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
+  P4 p{_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
+  Q4 ref{_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
   __m128 wsum = _mm_setzero_ps();
-  __m128 multi = _mm_setzero_ps();
-  int first[4] = {-1, -1, -1, -1};
+  int have = 0;   // lanes with a contribution (bit k: lane k)
+  int multi = 0;  // lanes with more than one
 };
 
-inline void add_layers(std::span<const BlendLayer> layers, size_t j0, size_t count, Sums& s) {
+template <bool kFull>
+inline void add_layers(std::span<const BlendLayer> layers, size_t j0, size_t tail_count, Sums& s, int* first) {
+  const size_t count = kFull ? 4 : tail_count;
   Tail tail;
   const __m128 zero = _mm_setzero_ps(), max_w = _mm_set1_ps(kMaxWeight), sign = sign_bits();
   for (size_t i = 0; i < layers.size(); ++i) {
@@ -171,18 +181,22 @@ inline void add_layers(std::span<const BlendLayer> layers, size_t j0, size_t cou
     load4(block_of(l.pose, j0, count, tail), q, p);
     // Lanes without a contribution yet take this one as their sign reference (dot(q, q) >= 0,
     // so their first sum is 0 + e q: a -0 component becomes +0, docs/animator.md).
-    const __m128 have = _mm_cmpgt_ps(s.wsum, zero);
-    const int fresh = mask & ~_mm_movemask_ps(have);
-    if (fresh != 0) {
-      const __m128 take = _mm_andnot_ps(have, active);
-      s.ref = fresh == 0xF ? q : select(take, q, s.ref);
-      for (int k = 0; k < 4; ++k)
-        if (fresh & (1 << k)) s.first[k] = static_cast<int>(i);
+    const int fresh = mask & ~s.have;
+    const __m128 e = mask == 0xF ? e_raw : _mm_and_ps(e_raw, active);  // +0 where it does not contribute
+    __m128 sg = e;
+    if (fresh == 0xF) {  // the first layer of a block, usually: no sign to find
+      s.ref = q;
+      for (int k = 0; k < 4; ++k) first[k] = static_cast<int>(i);
+    } else {
+      if (fresh != 0) {
+        s.ref = select(_mm_andnot_ps(_mm_cmpgt_ps(s.wsum, zero), active), q, s.ref);
+        for (int k = 0; k < 4; ++k)
+          if (fresh & (1 << k)) first[k] = static_cast<int>(i);
+      }
+      sg = _mm_xor_ps(e, _mm_and_ps(_mm_cmplt_ps(dot(s.ref, q), zero), sign));
     }
-    s.multi = _mm_or_ps(s.multi, _mm_and_ps(have, active));
-    const __m128 e = _mm_and_ps(e_raw, active);  // +0 where the layer does not contribute
-    const __m128 neg = _mm_and_ps(_mm_cmplt_ps(dot(s.ref, q), zero), sign);
-    const __m128 sg = _mm_xor_ps(e, neg);
+    s.multi |= mask & s.have;
+    s.have |= mask;
     s.q.x = _mm_add_ps(s.q.x, _mm_mul_ps(sg, q.x));
     s.q.y = _mm_add_ps(s.q.y, _mm_mul_ps(sg, q.y));
     s.q.z = _mm_add_ps(s.q.z, _mm_mul_ps(sg, q.z));
@@ -195,7 +209,9 @@ inline void add_layers(std::span<const BlendLayer> layers, size_t j0, size_t cou
 }
 
 // One additive layer on a block (rule BL2, AN6's formula in its order of operations).
-inline void add_additive(const AdditiveLayer& l, size_t j0, size_t count, bool exact, Q4& out_q, P4& out_p) {
+template <bool kFull, bool exact>
+inline void add_additive(const AdditiveLayer& l, size_t j0, size_t tail_count, Q4& out_q, P4& out_p) {
+  const size_t count = kFull ? 4 : tail_count;
   Tail tail;
   const __m128 zero = _mm_setzero_ps(), sign = sign_bits();
   const __m128 a = weights_of(l.joint_weights, l.weight, j0, count, tail);
@@ -228,34 +244,48 @@ inline void add_additive(const AdditiveLayer& l, size_t j0, size_t count, bool e
                  out_p);
 }
 
-// One block of up to four joints, from the layers to the stored output.
-void blend_block(const BlendingJob& job, size_t j0, size_t count) {
-  Sums s;
-  add_layers(job.layers, j0, count, s);
+// The rest share r per lane: the caller's (a bad one counts as 0), or max(0, 1 - W).
+inline __m128 rest_share(const BlendingJob& job, const Sums& s, size_t j0, size_t count) {
+  const __m128 zero = _mm_setzero_ps();
+  if (job.rest_weights.empty()) return _mm_max_ps(_mm_sub_ps(_mm_set1_ps(1.0f), s.wsum), zero);
   Tail tail;
+  const __m128 r = weights_of(job.rest_weights, 1.0f, j0, count, tail);
+  return _mm_and_ps(r, _mm_and_ps(_mm_cmpgt_ps(r, zero), _mm_cmple_ps(r, _mm_set1_ps(kMaxWeight))));
+}
+
+// One block of up to four joints, from the layers to the stored output.
+// kFull: four joints (else the last block's tail_count); kExact: BlendNormalize::kExact;
+// kIdentityRest: no rest pose (identities). One instantiation per case keeps the branches and
+// the registers they hold out of the block.
+template <bool kFull, bool exact, bool kIdentityRest>
+void blend_block(const BlendingJob& job, size_t j0, size_t tail_count) {
+  const size_t count = kFull ? 4 : tail_count;
+  Sums s;
+  int first[4] = {0, 0, 0, 0};
+  add_layers<kFull>(job.layers, j0, count, s, first);
   const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), sign = sign_bits();
-  const bool exact = job.normalize == BlendNormalize::kExact;
-  const bool budgeted = !job.rest_weights.empty();
-  const __m128 have = _mm_cmpgt_ps(s.wsum, zero);
-  // The rest share: the caller's (a bad one counts as 0), or max(0, 1 - W).
-  __m128 r;
-  if (budgeted) {
-    r = weights_of(job.rest_weights, 1.0f, j0, count, tail);
-    r = _mm_and_ps(r, _mm_and_ps(_mm_cmpgt_ps(r, zero), _mm_cmple_ps(r, _mm_set1_ps(kMaxWeight))));
-  } else {
-    r = _mm_max_ps(_mm_sub_ps(one, s.wsum), zero);
-  }
+  const __m128 r = rest_share(job, s, j0, count);
+  // The rest pose, sign-aligned to the reference (to itself where nothing contributes), added
+  // with weight r. The identity (no rest pose) adds r to w only: dot(ref, identity) has the sign
+  // of ref.w, and the +-0 it would add to x, y, z and the position changes no sum (a sum
+  // starts at +0 and never becomes -0).
+  Q4 q = s.q;
+  P4 p = s.p;
   Q4 rq{zero, zero, zero, one};
   P4 rp{zero, zero, zero};
-  if (!job.rest_pose.empty()) load4(block_of(job.rest_pose, j0, count, tail), rq, rp);
-  // The rest pose sign-aligned to the reference (to itself where nothing contributes).
-  const Q4 ref = select(have, s.ref, rq);
-  const __m128 sr = _mm_xor_ps(r, _mm_and_ps(_mm_cmplt_ps(dot(ref, rq), zero), sign));
-  Q4 q{_mm_add_ps(s.q.x, _mm_mul_ps(sr, rq.x)), _mm_add_ps(s.q.y, _mm_mul_ps(sr, rq.y)),
-       _mm_add_ps(s.q.z, _mm_mul_ps(sr, rq.z)), _mm_add_ps(s.q.w, _mm_mul_ps(sr, rq.w))};
-  P4 p{_mm_add_ps(s.p.x, _mm_mul_ps(r, rp.x)), _mm_add_ps(s.p.y, _mm_mul_ps(r, rp.y)),
-       _mm_add_ps(s.p.z, _mm_mul_ps(r, rp.z))};
-  if (!budgeted) {  // W > 1: the weights divided by W (r is 0 there)
+  if (kIdentityRest) {
+    q.w = _mm_add_ps(q.w, _mm_xor_ps(r, _mm_and_ps(_mm_cmplt_ps(s.ref.w, zero), sign)));
+  } else {
+    Tail tail;
+    load4(block_of(job.rest_pose, j0, count, tail), rq, rp);
+    const Q4 ref = s.have == 0xF ? s.ref : select(_mm_cmpgt_ps(s.wsum, zero), s.ref, rq);
+    const __m128 sr = _mm_xor_ps(r, _mm_and_ps(_mm_cmplt_ps(dot(ref, rq), zero), sign));
+    q = {_mm_add_ps(q.x, _mm_mul_ps(sr, rq.x)), _mm_add_ps(q.y, _mm_mul_ps(sr, rq.y)),
+         _mm_add_ps(q.z, _mm_mul_ps(sr, rq.z)), _mm_add_ps(q.w, _mm_mul_ps(sr, rq.w))};
+    p = {_mm_add_ps(p.x, _mm_mul_ps(r, rp.x)), _mm_add_ps(p.y, _mm_mul_ps(r, rp.y)),
+         _mm_add_ps(p.z, _mm_mul_ps(r, rp.z))};
+  }
+  if (job.rest_weights.empty()) {  // W > 1: the weights divided by W (r is 0 there)
     const __m128 over = _mm_cmpgt_ps(s.wsum, one);
     if (_mm_movemask_ps(over) != 0) {
       const __m128 inv = select(over, _mm_div_ps(one, s.wsum), one);
@@ -265,30 +295,43 @@ void blend_block(const BlendingJob& job, size_t j0, size_t count) {
   // |q|^2 summed as ((w w + x x) + y y) + z z, then q / |q| (or the reference when degenerate).
   const __m128 len2 = _mm_add_ps(
       _mm_add_ps(_mm_add_ps(_mm_mul_ps(q.w, q.w), _mm_mul_ps(q.x, q.x)), _mm_mul_ps(q.y, q.y)), _mm_mul_ps(q.z, q.z));
-  q = select(_mm_cmpgt_ps(len2, _mm_set1_ps(kMinLength2)), scale(q, inv_sqrt(len2, exact)), ref);
-  // Rule BL4: nothing contributes -> the rest pose; cover = 1 - r there only.
-  q = select(have, q, rq);
-  p = select(have, p, rp);
-  const __m128 cov = _mm_and_ps(have, _mm_sub_ps(one, r));
+  const __m128 long_enough = _mm_cmpgt_ps(len2, _mm_set1_ps(kMinLength2));
+  q = scale(q, inv_sqrt(len2, exact));
+  if (_mm_movemask_ps(long_enough) != 0xF) q = select(long_enough, q, s.ref);
+  // Rule BL4: nothing contributes -> the rest pose, coverage 0; coverage 1 - r elsewhere.
+  __m128 cov = _mm_sub_ps(one, r);
+  if (s.have != 0xF) {
+    const __m128 have = _mm_cmpgt_ps(s.wsum, zero);
+    q = select(have, q, rq);
+    p = select(have, p, rp);
+    cov = _mm_and_ps(have, cov);
+  }
   // Rule BL4: one contribution of weight exactly 1 -> that layer's transform (patched below).
-  const int copy = _mm_movemask_ps(_mm_andnot_ps(s.multi, _mm_cmpeq_ps(s.wsum, one)));
+  const int copy = s.have & ~s.multi & _mm_movemask_ps(_mm_cmpeq_ps(s.wsum, one));
   Transform* out = job.output.data() + j0;
-  Transform block[4];
-  Transform* dst = count == 4 ? out : block;
+  Tail block;  // the last block's output, stored whole, then copied joint by joint
+  Transform* dst = count == 4 ? out : block.t();
   store4(q, p, dst);
-  for (size_t k = 0; k < count; ++k)
-    if (copy & (1 << k)) dst[k] = job.layers[static_cast<size_t>(s.first[k])].pose[j0 + k];
+  if (copy != 0) {
+    for (size_t k = 0; k < count; ++k)
+      if (copy & (1 << k)) dst[k] = job.layers[static_cast<size_t>(first[k])].pose[j0 + k];
+    cov = select(
+        _mm_castsi128_ps(_mm_set_epi32(copy & 8 ? -1 : 0, copy & 4 ? -1 : 0, copy & 2 ? -1 : 0, copy & 1 ? -1 : 0)),
+        one, cov);
+  }
   if (!job.additive.empty()) {  // on the copied transforms too
     if (copy != 0) load4(dst, q, p);
-    for (const AdditiveLayer& l : job.additive) add_additive(l, j0, count, exact, q, p);
+    for (const AdditiveLayer& l : job.additive) add_additive<kFull, exact>(l, j0, count, q, p);
     store4(q, p, dst);
   }
-  if (count != 4)
-    for (size_t k = 0; k < count; ++k) out[k] = block[k];
-  if (!job.coverage.empty()) {
+  if (count != 4) std::memcpy(static_cast<void*>(out), block.bytes, count * sizeof(Transform));
+  if (job.coverage.empty()) return;
+  if (count == 4) {
+    _mm_storeu_ps(job.coverage.data() + j0, cov);
+  } else {
     float c[4];
     _mm_storeu_ps(c, cov);
-    for (size_t k = 0; k < count; ++k) job.coverage[j0 + k] = (copy & (1 << k)) ? 1.0f : c[k];
+    for (size_t k = 0; k < count; ++k) job.coverage[j0 + k] = c[k];
   }
 }
 
@@ -298,7 +341,19 @@ bool blend_poses(const BlendingJob& job) {
   ASTERUNE_EXPECT_OR_RETURN(
       sizes_ok(job), "every span of the blending job holds output.size() entries (or is an empty optional)", false);
   const size_t n = job.output.size();
-  for (size_t j0 = 0; j0 < n; j0 += 4) blend_block(job, j0, std::min<size_t>(4, n - j0));
+  const size_t full = n / 4 * 4;
+  const auto run = [&](auto block) {
+    for (size_t j0 = 0; j0 < full; j0 += 4) block(std::true_type{}, j0);
+    if (full < n) block(std::false_type{}, full);
+  };
+  const bool exact = job.normalize == BlendNormalize::kExact, identity_rest = job.rest_pose.empty();
+  const auto with = [&](auto kExact, auto kIdentityRest) {
+    run([&](auto kFull, size_t j0) { blend_block<kFull, kExact, kIdentityRest>(job, j0, n - j0); });
+  };
+  if (exact)
+    identity_rest ? with(std::true_type{}, std::true_type{}) : with(std::true_type{}, std::false_type{});
+  else
+    identity_rest ? with(std::false_type{}, std::true_type{}) : with(std::false_type{}, std::false_type{});
   return true;
 }
 
