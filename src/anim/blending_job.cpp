@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
-#include <cstring>
 #include <type_traits>
 
 #include "asterune/core/assert.hpp"
@@ -66,33 +65,41 @@ inline Q4 flip(const Q4& q, __m128 sign) {  // q with its sign bits xor-ed by `s
 }
 inline __m128 sign_bits() { return _mm_set1_ps(-0.0f); }
 
-// Four transforms (t[0..3]) into registers: the rotations transposed, and floats 3-6 (w, p)
-// transposed for the positions.
-inline void load4(const Transform* t, Q4& q, P4& p) {
-  __m128 a = _mm_loadu_ps(&t[0].rotation.x), b = _mm_loadu_ps(&t[1].rotation.x);
-  __m128 c = _mm_loadu_ps(&t[2].rotation.x), d = _mm_loadu_ps(&t[3].rotation.x);
+// Four transforms into registers: the rotations transposed, and floats 3-6 (w, p) transposed
+// for the positions. Lane k reads t[min(k, count - 1)]: the last block's lanes past its end
+// repeat its last joint (their weights are 0 or their results are not stored), so nothing is
+// read past a span and nothing is copied.
+inline void load4(const Transform* base, size_t count, Q4& q, P4& p) {
+  const Transform* t[4] = {base, base + (count > 1 ? 1 : 0), base + (count > 2 ? 2 : count - 1),
+                           base + (count > 3 ? 3 : count - 1)};
+  __m128 a = _mm_loadu_ps(&t[0]->rotation.x), b = _mm_loadu_ps(&t[1]->rotation.x);
+  __m128 c = _mm_loadu_ps(&t[2]->rotation.x), d = _mm_loadu_ps(&t[3]->rotation.x);
   _MM_TRANSPOSE4_PS(a, b, c, d);
   q = {a, b, c, d};
-  const __m128 r0 = _mm_loadu_ps(&t[0].rotation.w), r1 = _mm_loadu_ps(&t[1].rotation.w);
-  const __m128 r2 = _mm_loadu_ps(&t[2].rotation.w), r3 = _mm_loadu_ps(&t[3].rotation.w);
+  const __m128 r0 = _mm_loadu_ps(&t[0]->rotation.w), r1 = _mm_loadu_ps(&t[1]->rotation.w);
+  const __m128 r2 = _mm_loadu_ps(&t[2]->rotation.w), r3 = _mm_loadu_ps(&t[3]->rotation.w);
   const __m128 lo01 = _mm_unpacklo_ps(r0, r1), lo23 = _mm_unpacklo_ps(r2, r3);  // w w px px
   const __m128 hi01 = _mm_unpackhi_ps(r0, r1), hi23 = _mm_unpackhi_ps(r2, r3);  // py py pz pz
-  p = {_mm_movehl_ps(lo23, lo01), _mm_movelh_ps(hi01, hi23), _mm_movehl_ps(hi23, hi01)};
+  p = {_mm_shuffle_ps(lo01, lo23, _MM_SHUFFLE(3, 2, 3, 2)), _mm_shuffle_ps(hi01, hi23, _MM_SHUFFLE(1, 0, 1, 0)),
+       _mm_shuffle_ps(hi01, hi23, _MM_SHUFFLE(3, 2, 3, 2))};
 }
 
-// The inverse of load4. Each transform is written as floats 0-3, then floats 3-6 (w twice, the
-// same value), so no store reaches past the transform.
-inline void store4(const Q4& q, const P4& p, Transform* t) {
+// The inverse of load4 for the first `count` lanes. Each transform is written as floats 0-3,
+// then floats 3-6 (w twice, the same value), so no store reaches past the transform.
+inline void store4(const Q4& q, const P4& p, Transform* t, size_t count) {
   __m128 a = q.x, b = q.y, c = q.z, d = q.w;
   _MM_TRANSPOSE4_PS(a, b, c, d);
   __m128 e = q.w, f = p.x, g = p.y, h = p.z;
   _MM_TRANSPOSE4_PS(e, f, g, h);
   _mm_storeu_ps(&t[0].rotation.x, a);
   _mm_storeu_ps(&t[0].rotation.w, e);
+  if (count < 2) return;
   _mm_storeu_ps(&t[1].rotation.x, b);
   _mm_storeu_ps(&t[1].rotation.w, f);
+  if (count < 3) return;
   _mm_storeu_ps(&t[2].rotation.x, c);
   _mm_storeu_ps(&t[2].rotation.w, g);
+  if (count < 4) return;
   _mm_storeu_ps(&t[3].rotation.x, d);
   _mm_storeu_ps(&t[3].rotation.w, h);
 }
@@ -128,28 +135,14 @@ inline Q4 glm_mul(const Q4& p, const Q4& q) {
   return r;
 }
 
-// Up to four joints [j0, j0 + count) of every span the block reads, as four-lane pointers:
-// the spans themselves for a full block, copies padded with identities (weight 0) for the last.
-// The storage is raw bytes: a Transform array would be initialised on every call (its default
-// member initialisers), which cost a third of a blend.
-struct Tail {
-  alignas(16) unsigned char bytes[4 * sizeof(Transform)];
-  float w[4];
-  Transform* t() { return reinterpret_cast<Transform*>(bytes); }
-};
-inline const Transform* block_of(std::span<const Transform> s, size_t j0, size_t count, Tail& tail) {
-  if (count == 4) return s.data() + j0;
-  const Transform identity = Transform::identity();
-  for (size_t i = 0; i < 4; ++i)
-    std::memcpy(tail.bytes + i * sizeof(Transform), i < count ? &s[j0 + i] : &identity, sizeof(Transform));
-  return tail.t();
-}
-inline __m128 weights_of(std::span<const float> s, float w, size_t j0, size_t count, Tail& tail) {
+inline __m128 weights_of(std::span<const float> s, float w, size_t j0, size_t count) {
   const __m128 wb = _mm_set1_ps(w);
   if (s.empty()) return wb;
-  if (count == 4) return _mm_mul_ps(wb, _mm_loadu_ps(s.data() + j0));
-  for (size_t i = 0; i < 4; ++i) tail.w[i] = i < count ? s[j0 + i] : 0.0f;
-  return _mm_mul_ps(wb, _mm_loadu_ps(tail.w));
+  const float* v = s.data() + j0;
+  if (count == 4) return _mm_mul_ps(wb, _mm_loadu_ps(v));
+  // The last block: lanes past the end get 0, built in registers (four float stores read back
+  // as one register stall on store forwarding).
+  return _mm_mul_ps(wb, _mm_setr_ps(v[0], count > 1 ? v[1] : 0.0f, count > 2 ? v[2] : 0.0f, 0.0f));
 }
 
 // The weighted layers of one block (rule BL1): the sums, the sign reference (the first
@@ -168,17 +161,16 @@ struct Sums {
 template <bool kFull>
 inline void add_layers(std::span<const BlendLayer> layers, size_t j0, size_t tail_count, Sums& s, int* first) {
   const size_t count = kFull ? 4 : tail_count;
-  Tail tail;
   const __m128 zero = _mm_setzero_ps(), max_w = _mm_set1_ps(kMaxWeight), sign = sign_bits();
   for (size_t i = 0; i < layers.size(); ++i) {
     const BlendLayer& l = layers[i];
-    const __m128 e_raw = weights_of(l.joint_weights, l.weight, j0, count, tail);
+    const __m128 e_raw = weights_of(l.joint_weights, l.weight, j0, count);
     const __m128 active = _mm_and_ps(_mm_cmpgt_ps(e_raw, zero), _mm_cmple_ps(e_raw, max_w));
     const int mask = _mm_movemask_ps(active);
     if (mask == 0) continue;
     Q4 q;
     P4 p;
-    load4(block_of(l.pose, j0, count, tail), q, p);
+    load4(l.pose.data() + j0, count, q, p);
     // Lanes without a contribution yet take this one as their sign reference (dot(q, q) >= 0,
     // so their first sum is 0 + e q: a -0 component becomes +0, docs/animator.md).
     const int fresh = mask & ~s.have;
@@ -212,15 +204,14 @@ inline void add_layers(std::span<const BlendLayer> layers, size_t j0, size_t tai
 template <bool kFull, bool exact>
 inline void add_additive(const AdditiveLayer& l, size_t j0, size_t tail_count, Q4& out_q, P4& out_p) {
   const size_t count = kFull ? 4 : tail_count;
-  Tail tail;
   const __m128 zero = _mm_setzero_ps(), sign = sign_bits();
-  const __m128 a = weights_of(l.joint_weights, l.weight, j0, count, tail);
+  const __m128 a = weights_of(l.joint_weights, l.weight, j0, count);
   const __m128 b = _mm_andnot_ps(sign, a);  // |a|
   const __m128 active = _mm_and_ps(_mm_cmpneq_ps(a, zero), _mm_cmple_ps(b, _mm_set1_ps(kMaxWeight)));
   if (_mm_movemask_ps(active) == 0) return;
   Q4 d;
   P4 pd;
-  load4(block_of(l.delta, j0, count, tail), d, pd);
+  load4(l.delta.data() + j0, count, d, pd);
   const __m128 conj = _mm_and_ps(a, sign);  // a < 0: the conjugate delta
   d.x = _mm_xor_ps(d.x, conj);
   d.y = _mm_xor_ps(d.y, conj);
@@ -248,8 +239,7 @@ inline void add_additive(const AdditiveLayer& l, size_t j0, size_t tail_count, Q
 inline __m128 rest_share(const BlendingJob& job, const Sums& s, size_t j0, size_t count) {
   const __m128 zero = _mm_setzero_ps();
   if (job.rest_weights.empty()) return _mm_max_ps(_mm_sub_ps(_mm_set1_ps(1.0f), s.wsum), zero);
-  Tail tail;
-  const __m128 r = weights_of(job.rest_weights, 1.0f, j0, count, tail);
+  const __m128 r = weights_of(job.rest_weights, 1.0f, j0, count);
   return _mm_and_ps(r, _mm_and_ps(_mm_cmpgt_ps(r, zero), _mm_cmple_ps(r, _mm_set1_ps(kMaxWeight))));
 }
 
@@ -276,8 +266,7 @@ void blend_block(const BlendingJob& job, size_t j0, size_t tail_count) {
   if (kIdentityRest) {
     q.w = _mm_add_ps(q.w, _mm_xor_ps(r, _mm_and_ps(_mm_cmplt_ps(s.ref.w, zero), sign)));
   } else {
-    Tail tail;
-    load4(block_of(job.rest_pose, j0, count, tail), rq, rp);
+    load4(job.rest_pose.data() + j0, count, rq, rp);
     const Q4 ref = s.have == 0xF ? s.ref : select(_mm_cmpgt_ps(s.wsum, zero), s.ref, rq);
     const __m128 sr = _mm_xor_ps(r, _mm_and_ps(_mm_cmplt_ps(dot(ref, rq), zero), sign));
     q = {_mm_add_ps(q.x, _mm_mul_ps(sr, rq.x)), _mm_add_ps(q.y, _mm_mul_ps(sr, rq.y)),
@@ -309,9 +298,8 @@ void blend_block(const BlendingJob& job, size_t j0, size_t tail_count) {
   // Rule BL4: one contribution of weight exactly 1 -> that layer's transform (patched below).
   const int copy = s.have & ~s.multi & _mm_movemask_ps(_mm_cmpeq_ps(s.wsum, one));
   Transform* out = job.output.data() + j0;
-  Tail block;  // the last block's output, stored whole, then copied joint by joint
-  Transform* dst = count == 4 ? out : block.t();
-  store4(q, p, dst);
+  Transform* dst = out;
+  store4(q, p, dst, count);
   if (copy != 0) {
     for (size_t k = 0; k < count; ++k)
       if (copy & (1 << k)) dst[k] = job.layers[static_cast<size_t>(first[k])].pose[j0 + k];
@@ -320,11 +308,10 @@ void blend_block(const BlendingJob& job, size_t j0, size_t tail_count) {
         one, cov);
   }
   if (!job.additive.empty()) {  // on the copied transforms too
-    if (copy != 0) load4(dst, q, p);
+    if (copy != 0) load4(dst, count, q, p);
     for (const AdditiveLayer& l : job.additive) add_additive<kFull, exact>(l, j0, count, q, p);
-    store4(q, p, dst);
+    store4(q, p, dst, count);
   }
-  if (count != 4) std::memcpy(static_cast<void*>(out), block.bytes, count * sizeof(Transform));
   if (job.coverage.empty()) return;
   if (count == 4) {
     _mm_storeu_ps(job.coverage.data() + j0, cov);
