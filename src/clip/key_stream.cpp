@@ -84,25 +84,52 @@ std::size_t segment_at(const std::vector<float>& times, float t) {
   return std::min(u == 0 ? 0 : u - 1, times.size() - 2);
 }
 
-// Every streamed lane at the segment of t, and the records up to t marked as applied.
-void seek(const KeyStream& s, const Clip& clip, float t, ClipCursor& cursor) {
+// segment_at(times, t), trying `last` (the previous channel's answer) first. For non-decreasing
+// times, segment i in [0, n - 2] is segment_at's answer exactly when (i == 0 or times[i] <= t)
+// and (i == n - 2 or t < times[i + 1]): then every key up to i is at or before t and key i + 1
+// is the first after it (the clamps cover t before the first or after the last key). Channels
+// keyed at the same times (a BVH, most exports) then cost two comparisons instead of a search
+// each. `last` is updated either way.
+std::size_t segment_near(const std::vector<float>& times, float t, std::size_t& last) {
+  const std::size_t n = times.size(), i = last;
+  if (i + 2 <= n && (i == 0 || times[i] <= t) && (i + 2 == n || t < times[i + 1])) return i;
+  last = segment_at(times, t);
+  return last;
+}
+
+// The record positions of time t: the records needed at or before t count as applied.
+void positions_at(const KeyStream& s, float t, ClipCursor& cursor) {
+  cursor.stream_position =
+      static_cast<std::uint32_t>(std::upper_bound(s.need.begin(), s.need.end(), t) - s.need.begin());
+  cursor.group_position = static_cast<std::uint32_t>(
+      std::upper_bound(s.group_need.begin(), s.group_need.end(), t) - s.group_need.begin());
+}
+
+// The cursor's lanes made this stream's, at every lane's first segment (a held channel's lane
+// keeps these values for good: no record writes it).
+void adopt(const KeyStream& s, ClipCursor& cursor) {
   std::memcpy(cursor.lanes.data(), s.initial.data(), s.initial.size() * sizeof(float));
+  cursor.stream_id = s.id;
+}
+
+// Every streamed lane at the segment of t, and the records up to t marked as applied. The held
+// lanes are written only when the cursor held another stream's lanes.
+void seek(const KeyStream& s, const Clip& clip, float t, ClipCursor& cursor) {
+  if (cursor.stream_id != s.id) adopt(s, cursor);
+  std::size_t last = 0;
   for (std::size_t lane = 0; lane < s.joint.size(); ++lane) {
     float* G = cursor.lanes.data() + (lane / 4) * kGroupFloats;
     const std::size_t l = lane % 4;
     if (s.rot_track[lane] >= 0) {
       const ClipTrack& tr = clip.tracks[static_cast<std::size_t>(s.rot_track[lane])];
-      set_rotation(G, l, tr.rotation_times, tr.rotations, segment_at(tr.rotation_times, t));
+      set_rotation(G, l, tr.rotation_times, tr.rotations, segment_near(tr.rotation_times, t, last));
     }
     if (s.pos_track[lane] >= 0) {
       const ClipTrack& tr = clip.tracks[static_cast<std::size_t>(s.pos_track[lane])];
-      set_translation(G, l, tr.translation_times, tr.translations, segment_at(tr.translation_times, t));
+      set_translation(G, l, tr.translation_times, tr.translations, segment_near(tr.translation_times, t, last));
     }
   }
-  cursor.stream_position =
-      static_cast<std::uint32_t>(std::upper_bound(s.need.begin(), s.need.end(), t) - s.need.begin());
-  cursor.group_position = static_cast<std::uint32_t>(
-      std::upper_bound(s.group_need.begin(), s.group_need.end(), t) - s.group_need.begin());
+  positions_at(s, t, cursor);
 }
 
 // A record's key becomes its lane's right end; the old right end becomes the left. The same
@@ -284,17 +311,22 @@ KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joi
   return s;
 }
 
-void advance_key_stream(const KeyStream& s, const Clip& clip, float t, ClipCursor& cursor) {
+bool key_stream_jumps(const KeyStream& s, float t, const ClipCursor& cursor) {
   const std::size_t count = s.records.size(), group_count = s.group_records.size();
-  std::size_t pos = cursor.stream_position, group_pos = cursor.group_position;
+  const std::size_t pos = cursor.stream_position, group_pos = cursor.group_position;
   // A long jump forward costs more record by record than a search per lane.
   const std::size_t far = 2 * s.joint.size(), group_far = 4 * s.groups;
-  if (cursor.stream_id != s.id || !(t >= cursor.stream_time) || pos > count || group_pos > group_count ||
-      (pos + far < count && s.need[pos + far] <= t) ||
-      (group_pos + group_far < group_count && s.group_need[group_pos + group_far] <= t)) {
-    cursor.stream_id = s.id;
+  return cursor.stream_id != s.id || !(t >= cursor.stream_time) || pos > count || group_pos > group_count ||
+         (pos + far < count && s.need[pos + far] <= t) ||
+         (group_pos + group_far < group_count && s.group_need[group_pos + group_far] <= t);
+}
+
+void advance_key_stream(const KeyStream& s, const Clip& clip, float t, bool jump, ClipCursor& cursor) {
+  if (jump || cursor.stale) {
     seek(s, clip, t, cursor);
   } else {
+    const std::size_t count = s.records.size(), group_count = s.group_records.size();
+    std::size_t pos = cursor.stream_position, group_pos = cursor.group_position;
     float* lanes = cursor.lanes.data();
     for (; pos < count && s.need[pos] <= t; ++pos) apply(s.records[pos], lanes);
     for (; group_pos < group_count && s.group_need[group_pos] <= t; ++group_pos)
@@ -303,6 +335,16 @@ void advance_key_stream(const KeyStream& s, const Clip& clip, float t, ClipCurso
     cursor.group_position = static_cast<std::uint32_t>(group_pos);
   }
   cursor.stream_time = t;
+  cursor.jumped = jump;
+  cursor.stale = false;
+}
+
+void skip_key_stream(const KeyStream& s, float t, ClipCursor& cursor) {
+  if (cursor.stream_id != s.id) adopt(s, cursor);
+  positions_at(s, t, cursor);
+  cursor.stream_time = t;
+  cursor.jumped = true;
+  cursor.stale = true;
 }
 
 #if defined(ASTERUNE_SSE2)

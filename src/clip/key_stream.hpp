@@ -14,7 +14,9 @@
 //   record moves the four lanes' keys with four-float copies. After all records needed at or before t are applied, each
 //   lane's segment is the one std::upper_bound names (times[i] <= t < times[i + 1], clamped to
 //   the first and last segment), so the result is the search path's, bit for bit.
-// - Backwards (or a long jump forward): seek() sets every lane from a binary search instead.
+// - Backwards (or a long jump forward): seek() sets every lane from a binary search instead. A
+//   jump right after a jump (scrubbing) is sampled by the stateless path and leaves the lanes
+//   stale, so a cursor never costs more than no cursor (rule P6).
 #pragma once
 
 #include <cstdint>
@@ -75,10 +77,19 @@ struct KeyStream {
 KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joint,
                              std::span<const Transform> defaults);
 
-/// Brings the cursor's lanes to time t (wrapped): forward through the records, or seek when t
-/// went backwards, the cursor holds another stream's state, or the jump is long.
-/// Allocation-free. The cursor's lanes are sized by make_clip_cursor.
-void advance_key_stream(const KeyStream& stream, const Clip& clip, float t, ClipCursor& cursor);
+/// True when bringing the cursor to time t (wrapped) would reset its lanes by search instead of
+/// applying records: t went backwards (a loop wrap, a scrub), the jump forward is long, or the
+/// cursor holds another stream's state.
+bool key_stream_jumps(const KeyStream& stream, float t, const ClipCursor& cursor);
+
+/// Brings the cursor's lanes to time t (wrapped): forward through the records, or seek when
+/// `jump` (key_stream_jumps) or the lanes are stale (skip_key_stream). Allocation-free. The
+/// cursor's lanes are sized by make_clip_cursor.
+void advance_key_stream(const KeyStream& stream, const Clip& clip, float t, bool jump, ClipCursor& cursor);
+
+/// A jump the caller samples without the stream (rule P6): the record positions move to t, the
+/// lanes are left stale (untouched; the next advance seeks). Allocation-free.
+void skip_key_stream(const KeyStream& stream, float t, ClipCursor& cursor);
 
 /// Writes the streamed joints' transforms at time t (the cursor advanced to t).
 void sample_key_stream(const KeyStream& stream, const ClipCursor& cursor, float t, Transform* local);
