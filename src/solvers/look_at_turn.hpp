@@ -15,31 +15,25 @@ struct HalfTurns {
   float inv_norm;  // 1 / (|(yc, sd)| |(pc, se)|)
 };
 
-/// Near a half turn (cos < -0.9: more than about 154 degrees), 1 + cos loses its digits to the
-/// rounding of cos (1 + cos is 1.5e-6 at 0.1 degrees short of a half turn, and cos carries
-/// 6e-8), and 2 (1 + cos) is no longer the square of the half vector's length, so a product
-/// normalized by it is not unit (by 3% at 0.1 degrees; rules LA1, LA3). There the half vector is
-/// (r + c, s) with r = |(c, s)|, its first part written s^2 / (r - c) (no cancellation), and the
-/// product is normalized by its own length. False when either turn is a half turn to rounding
-/// (no direction to turn in): the caller's general form takes it.
-[[gnu::noinline]] inline bool half_turns_near_half(float cd, float sd, float ce, float se, HalfTurns& h) {
-  const auto half = [](float c, float s) {
-    const float r = std::sqrt(c * c + s * s);
-    return c >= 0.0f ? r + c : s * s / (r - c);
-  };
-  const float yc = half(cd, sd), pc = half(ce, se);
-  const float ny = yc * yc + sd * sd, np = pc * pc + se * se;
-  if (!(yc > 1e-12f) || !(pc > 1e-12f) || !(ny > 1e-20f) || !(np > 1e-20f)) return false;
-  h = HalfTurns{yc, sd, pc, se, 1.0f / std::sqrt(ny * np)};
-  return true;
-}
-
 /// The half vectors of the yaw (cd, sd) and pitch (ce, se): (1 + c, s) each, the product's
-/// length 2 sqrt((1 + cd)(1 + ce)), unless either turn is near a half turn (above).
+/// length 2 sqrt((1 + cd)(1 + ce)). Near a half turn (1 + c < 0.1: more than about 154
+/// degrees) 1 + c loses its digits to the rounding of c (it is 1.5e-6 at 0.1 degrees short of a
+/// half turn, and c carries 6e-8), and 2 (1 + c) is no longer the half vector's squared length,
+/// so the product normalized by it is not unit (by 3% at 0.1 degrees; rules LA1, LA3). There the
+/// first part is written s^2 / (1 - c) (equal for a unit pair, with no cancellation: 1 - c is
+/// near 2), and the product is normalized by its own length. False when either turn is a half
+/// turn to rounding (no direction to turn in): the caller's general form takes it.
 inline bool half_turns(float cd, float sd, float ce, float se, HalfTurns& h) {
-  const float yc = 1.0f + cd, pc = 1.0f + ce;
-  if (!(yc > 0.1f) || !(pc > 0.1f)) return half_turns_near_half(cd, sd, ce, se, h);
-  h = HalfTurns{yc, sd, pc, se, 0.5f / std::sqrt(yc * pc)};
+  float yc = 1.0f + cd, pc = 1.0f + ce;
+  if (yc > 0.1f && pc > 0.1f) [[likely]] {
+    h = HalfTurns{yc, sd, pc, se, 0.5f / std::sqrt(yc * pc)};
+    return true;
+  }
+  if (!(yc > 0.1f)) yc = sd * sd / (1.0f - cd);
+  if (!(pc > 0.1f)) pc = se * se / (1.0f - ce);
+  const float n2 = (yc * yc + sd * sd) * (pc * pc + se * se);
+  if (!(yc > 1e-12f) || !(pc > 1e-12f) || !(n2 > 1e-30f)) return false;
+  h = HalfTurns{yc, sd, pc, se, 1.0f / std::sqrt(n2)};
   return true;
 }
 
