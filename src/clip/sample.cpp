@@ -324,14 +324,9 @@ void sample_joints(const Clip& clip, const ClipBinding& binding, float time, Wra
   };
   // A jump right after a jump (scrubbing, random seeks): the stateless path below, which costs
   // less than resetting every lane by search; the lanes stay stale until playback goes forward
-  // again (rule P6). A single jump (a loop wrap) resets the lanes, as forward playback follows.
-  if (stream) {
-    jump = detail::key_stream_jumps(*stream, t, *cursor);
-    if (jump && cursor->jumped) {
-      detail::skip_key_stream(*stream, t, *cursor);
-      stream = nullptr;
-    }
-  }
+  // again (rule P6, key_stream_streams). A single jump (a loop wrap) resets the lanes, as
+  // forward playback follows.
+  if (stream && !detail::key_stream_streams(*stream, t, *cursor, jump)) stream = nullptr;
   if (stream) {
     // The coverage of every joint is the binding's (compiled with the stream); the joints the
     // stream does not carry are searched, then the stream's lanes are interpolated.

@@ -64,6 +64,7 @@ struct ClipCursor {
   // without the lanes (scrubbing), which are then stale until playback goes forward again.
   bool jumped = false;
   bool stale = false;
+  std::uint32_t stale_steps = 0;  // short steps forward since the lanes went stale
 };
 
 /// A cursor for `binding` (setup time; allocates 2 * joint_count entries).
