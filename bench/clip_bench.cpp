@@ -1,9 +1,11 @@
 // Clip sampling cost, counter ns_per_joint: BM_SampleClip60 is the speed goal's case (60 joints,
 // rotation + translation tracks of 31 keys over 1 s, keys 8 degrees apart, forward at 60 fps
-// with a playback cursor); also a real BVH clip on its 31-joint skeleton and an R15-named clip.
+// with a playback cursor; BM_SampleClip60RandomSeek* the same clip scrubbed at random times, with
+// and without a cursor); also a real BVH clip on its 31-joint skeleton and an R15-named clip.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -72,6 +74,42 @@ void BM_SampleClip60(benchmark::State& state) {
   report(state, rig.joint_count());
 }
 BENCHMARK(BM_SampleClip60);
+
+// Scrubbing: BM_SampleClip60's clip sampled at random times (a fixed sequence, uniform over the
+// clip), with a playback cursor and without one. Every call is a jump, so the cursor cannot
+// stream; it must cost no more than the stateless sample (docs/clips.md, "Cursor").
+template <bool WithCursor>
+void sample_clip60_random_seek(benchmark::State& state) {
+  const Rig rig = asterune::bench::build_or_die(asterune::bench::humanoid60_desc());
+  const Clip clip = asterune::bench::swing_clip(rig, 31, 1.0f, 8.0f);
+  Result<ClipBinding> binding = build_clip_binding(clip, rig);
+  if (!binding) {
+    state.SkipWithError(binding.message().c_str());
+    return;
+  }
+  Pose pose = make_pose(rig);
+  ClipCursor cursor = make_clip_cursor(binding.value());
+  std::vector<float> times(1024);
+  std::uint32_t seed = 12345u;
+  for (float& t : times) {
+    seed = seed * 1664525u + 1013904223u;
+    t = static_cast<float>(seed >> 8) * (1.0f / 16777216.0f);
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const float t = times[i];
+    i = (i + 1) & 1023u;
+    if (WithCursor) sample_clip(clip, binding.value(), t, WrapMode::kLoop, cursor, pose.local, pose.coverage);
+    else sample_clip(clip, binding.value(), t, WrapMode::kLoop, pose.local, pose.coverage);
+    benchmark::DoNotOptimize(pose.local.data());
+    benchmark::ClobberMemory();
+  }
+  report(state, rig.joint_count());
+}
+void BM_SampleClip60RandomSeek(benchmark::State& state) { sample_clip60_random_seek<true>(state); }
+void BM_SampleClip60RandomSeekStateless(benchmark::State& state) { sample_clip60_random_seek<false>(state); }
+BENCHMARK(BM_SampleClip60RandomSeek);
+BENCHMARK(BM_SampleClip60RandomSeekStateless);
 
 // An R15-like rig: HumanoidRootPart > LowerTorso > UpperTorso > Head/arms, LowerTorso > legs.
 Rig make_r15_like() {

@@ -84,25 +84,64 @@ std::size_t segment_at(const std::vector<float>& times, float t) {
   return std::min(u == 0 ? 0 : u - 1, times.size() - 2);
 }
 
-// Every streamed lane at the segment of t, and the records up to t marked as applied.
-void seek(const KeyStream& s, const Clip& clip, float t, ClipCursor& cursor) {
+// segment_at(times, t), trying `last` (the previous channel's answer) first. For non-decreasing
+// times, segment i in [0, n - 2] is segment_at's answer exactly when (i == 0 or times[i] <= t)
+// and (i == n - 2 or t < times[i + 1]): then every key up to i is at or before t and key i + 1
+// is the first after it (the clamps cover t before the first or after the last key). Channels
+// keyed at the same times (a BVH, most exports) then cost two comparisons instead of a search
+// each. `last` is updated either way.
+std::size_t segment_near(const std::vector<float>& times, float t, std::size_t& last) {
+  const std::size_t n = times.size(), i = last;
+  if (i + 2 <= n && (i == 0 || times[i] <= t) && (i + 2 == n || t < times[i + 1])) return i;
+  last = segment_at(times, t);
+  return last;
+}
+
+// std::upper_bound(a, a + n, t) - a (the first index with a[i] > t) without a branch per step:
+// on a scrub every position is a new place in the array, so a branching search mispredicts
+// about half its steps, which cost as much as sampling a few joints (rule P6).
+std::size_t first_after(const float* a, std::size_t n, float t) {
+  if (n == 0) return 0;
+  const float* base = a;
+  while (n > 1) {
+    const std::size_t half = n / 2;
+    base = base[half] <= t ? base + half : base;
+    n -= half;
+  }
+  return static_cast<std::size_t>(base - a) + (*base <= t ? 1 : 0);
+}
+
+// The record positions of time t: the records needed at or before t count as applied.
+void positions_at(const KeyStream& s, float t, ClipCursor& cursor) {
+  cursor.stream_position = static_cast<std::uint32_t>(first_after(s.need.data(), s.need.size(), t));
+  cursor.group_position = static_cast<std::uint32_t>(first_after(s.group_need.data(), s.group_need.size(), t));
+}
+
+// The cursor's lanes made this stream's, at every lane's first segment (a held channel's lane
+// keeps these values for good: no record writes it).
+void adopt(const KeyStream& s, ClipCursor& cursor) {
   std::memcpy(cursor.lanes.data(), s.initial.data(), s.initial.size() * sizeof(float));
+  cursor.stream_id = s.id;
+}
+
+// Every streamed lane at the segment of t, and the records up to t marked as applied. The held
+// lanes are written only when the cursor held another stream's lanes.
+void seek(const KeyStream& s, const Clip& clip, float t, ClipCursor& cursor) {
+  if (cursor.stream_id != s.id) adopt(s, cursor);
+  std::size_t last = 0;
   for (std::size_t lane = 0; lane < s.joint.size(); ++lane) {
     float* G = cursor.lanes.data() + (lane / 4) * kGroupFloats;
     const std::size_t l = lane % 4;
     if (s.rot_track[lane] >= 0) {
       const ClipTrack& tr = clip.tracks[static_cast<std::size_t>(s.rot_track[lane])];
-      set_rotation(G, l, tr.rotation_times, tr.rotations, segment_at(tr.rotation_times, t));
+      set_rotation(G, l, tr.rotation_times, tr.rotations, segment_near(tr.rotation_times, t, last));
     }
     if (s.pos_track[lane] >= 0) {
       const ClipTrack& tr = clip.tracks[static_cast<std::size_t>(s.pos_track[lane])];
-      set_translation(G, l, tr.translation_times, tr.translations, segment_at(tr.translation_times, t));
+      set_translation(G, l, tr.translation_times, tr.translations, segment_near(tr.translation_times, t, last));
     }
   }
-  cursor.stream_position =
-      static_cast<std::uint32_t>(std::upper_bound(s.need.begin(), s.need.end(), t) - s.need.begin());
-  cursor.group_position = static_cast<std::uint32_t>(
-      std::upper_bound(s.group_need.begin(), s.group_need.end(), t) - s.group_need.begin());
+  positions_at(s, t, cursor);
 }
 
 // A record's key becomes its lane's right end; the old right end becomes the left. The same
@@ -138,6 +177,9 @@ KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joi
   static std::atomic<std::uint64_t> next_id{1};
   KeyStream s;
   s.id = next_id.fetch_add(1, std::memory_order_relaxed);
+  // A sixteenth of the clip, and at least 50 ms (three frames at 60 Hz): playback steps are
+  // shorter, while two random seeks in a row rarely both land that near.
+  s.resume_window = std::isfinite(clip.duration) ? std::max(clip.duration / 16.0f, 0.05f) : 0.05f;
   s.coverage.assign(track_of_joint.size(), 0.0f);
   for (std::size_t j = 0; j < track_of_joint.size(); ++j) {
     const int t = track_of_joint[j];
@@ -284,17 +326,30 @@ KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joi
   return s;
 }
 
-void advance_key_stream(const KeyStream& s, const Clip& clip, float t, ClipCursor& cursor) {
+bool key_stream_jumps(const KeyStream& s, float t, const ClipCursor& cursor) {
+  if (cursor.stream_id != s.id || !(t >= cursor.stream_time)) return true;
   const std::size_t count = s.records.size(), group_count = s.group_records.size();
+  // Stale lanes (a scrub) keep no record positions: those of the last time, found only for a
+  // step forward within the resume window (a step back, or a longer one, is a jump whatever
+  // they are), so that scrubbing pays no search.
   std::size_t pos = cursor.stream_position, group_pos = cursor.group_position;
+  if (cursor.stale) {
+    if (!(t - cursor.stream_time <= s.resume_window)) return true;
+    pos = first_after(s.need.data(), count, cursor.stream_time);
+    group_pos = first_after(s.group_need.data(), group_count, cursor.stream_time);
+  }
   // A long jump forward costs more record by record than a search per lane.
   const std::size_t far = 2 * s.joint.size(), group_far = 4 * s.groups;
-  if (cursor.stream_id != s.id || !(t >= cursor.stream_time) || pos > count || group_pos > group_count ||
-      (pos + far < count && s.need[pos + far] <= t) ||
-      (group_pos + group_far < group_count && s.group_need[group_pos + group_far] <= t)) {
-    cursor.stream_id = s.id;
+  return pos > count || group_pos > group_count || (pos + far < count && s.need[pos + far] <= t) ||
+         (group_pos + group_far < group_count && s.group_need[group_pos + group_far] <= t);
+}
+
+void advance_key_stream(const KeyStream& s, const Clip& clip, float t, bool jump, ClipCursor& cursor) {
+  if (jump || cursor.stale) {
     seek(s, clip, t, cursor);
   } else {
+    const std::size_t count = s.records.size(), group_count = s.group_records.size();
+    std::size_t pos = cursor.stream_position, group_pos = cursor.group_position;
     float* lanes = cursor.lanes.data();
     for (; pos < count && s.need[pos] <= t; ++pos) apply(s.records[pos], lanes);
     for (; group_pos < group_count && s.group_need[group_pos] <= t; ++group_pos)
@@ -303,6 +358,36 @@ void advance_key_stream(const KeyStream& s, const Clip& clip, float t, ClipCurso
     cursor.group_position = static_cast<std::uint32_t>(group_pos);
   }
   cursor.stream_time = t;
+  cursor.jumped = jump;
+  cursor.stale = false;
+  cursor.stale_steps = 0;
+}
+
+namespace {
+
+// A sample the caller takes without the stream: the cursor moves to t, its lanes and record
+// positions stay as they were (stale).
+void skip(const KeyStream& s, float t, ClipCursor& cursor) {
+  if (cursor.stream_id != s.id) adopt(s, cursor);
+  if (!cursor.stale) cursor.stale_steps = 0;
+  cursor.stream_time = t;
+  cursor.jumped = true;
+  cursor.stale = true;
+}
+
+}  // namespace
+
+bool key_stream_streams(const KeyStream& s, float t, ClipCursor& cursor, bool& jump) {
+  jump = key_stream_jumps(s, t, cursor);
+  if (!cursor.stale) {
+    if (!(jump && cursor.jumped)) return true;  // forward play, or a single jump (a loop wrap)
+  } else if (jump) {
+    cursor.stale_steps = 0;
+  } else if (++cursor.stale_steps >= 2) {
+    return true;  // the second short step forward in a row: playback again, reset and stream
+  }
+  skip(s, t, cursor);
+  return false;
 }
 
 #if defined(ASTERUNE_SSE2)

@@ -14,7 +14,10 @@
 //   record moves the four lanes' keys with four-float copies. After all records needed at or before t are applied, each
 //   lane's segment is the one std::upper_bound names (times[i] <= t < times[i + 1], clamped to
 //   the first and last segment), so the result is the search path's, bit for bit.
-// - Backwards (or a long jump forward): seek() sets every lane from a binary search instead.
+// - Backwards (or a long jump forward): seek() sets every lane from a binary search instead. A
+//   jump right after a jump (scrubbing) is sampled by the stateless path and leaves the lanes
+//   stale until playback goes forward again, so a cursor never costs more than no cursor
+//   (rule P6; key_stream_streams).
 #pragma once
 
 #include <cstdint>
@@ -58,6 +61,7 @@ struct alignas(16) GroupRecord {
 struct KeyStream {
   std::uint64_t id = 0;                // unique per compiled stream: a cursor knows whose state it holds
   std::size_t groups = 0;
+  float resume_window = 0.05f;         // seconds: a step forward from stale lanes this short may be playback
   std::vector<std::uint32_t> joint;    // per lane: the target joint, or kNoJoint
   std::vector<std::int32_t> rot_track, pos_track;  // per lane: the track whose channel it streams, or -1 (holds)
   std::vector<float> coverage;         // per target joint: its coverage (1: a track with keys)
@@ -75,10 +79,24 @@ struct KeyStream {
 KeyStream compile_key_stream(const Clip& clip, std::span<const int> track_of_joint,
                              std::span<const Transform> defaults);
 
-/// Brings the cursor's lanes to time t (wrapped): forward through the records, or seek when t
-/// went backwards, the cursor holds another stream's state, or the jump is long.
-/// Allocation-free. The cursor's lanes are sized by make_clip_cursor.
-void advance_key_stream(const KeyStream& stream, const Clip& clip, float t, ClipCursor& cursor);
+/// True when bringing the cursor to time t (wrapped) would reset its lanes by search instead of
+/// applying records: t went backwards (a loop wrap, a scrub), the jump forward is long, or the
+/// cursor holds another stream's state.
+bool key_stream_jumps(const KeyStream& stream, float t, const ClipCursor& cursor);
+
+/// Brings the cursor's lanes to time t (wrapped): forward through the records, or seek when
+/// `jump` (key_stream_jumps) or the lanes are stale (skip_key_stream). Allocation-free. The
+/// cursor's lanes are sized by make_clip_cursor.
+void advance_key_stream(const KeyStream& stream, const Clip& clip, float t, bool jump, ClipCursor& cursor);
+
+/// Whether the sample at t goes through the stream (true: advance_key_stream(..., jump, ...)
+/// next) or is taken without it (false: the stateless path; the cursor has been moved to t and
+/// its lanes left stale), rule P6. Without a cursor's lanes being of use there is no point in
+/// resetting them: a jump right after a jump (scrubbing, random seeks) is sampled without the
+/// stream, and so is the first short step forward from stale lanes (within resume_window and
+/// not a jump); the second short step forward in a row (playback again) resets them and streams. A single jump (a loop wrap)
+/// resets them at once. Allocation-free.
+bool key_stream_streams(const KeyStream& stream, float t, ClipCursor& cursor, bool& jump);
 
 /// Writes the streamed joints' transforms at time t (the cursor advanced to t).
 void sample_key_stream(const KeyStream& stream, const ClipCursor& cursor, float t, Transform* local);

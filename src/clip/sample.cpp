@@ -306,6 +306,7 @@ void sample_joints(const Clip& clip, const ClipBinding& binding, float time, Wra
   std::uint32_t scratch[2] = {0, 0};
   SegmentCache cache;
   std::uint32_t blends[kBlendBlock];
+  bool jump = false;
   // Joint j by search (unbound: the default, coverage 0); true when its rotation is an nlerp
   // blend still to be normalized.
   const auto sample_joint = [&](size_t j) {
@@ -321,10 +322,15 @@ void sample_joints(const Clip& clip, const ClipBinding& binding, float time, Wra
     coverage[j] = (tr.rotations.empty() && tr.translations.empty()) ? 0.0f : 1.0f;
     return sample_channels(tr, t, defaults[j], out[j], h[0], h[1], cache);
   };
+  // A jump right after a jump (scrubbing, random seeks): the stateless path below, which costs
+  // less than resetting every lane by search; the lanes stay stale until playback goes forward
+  // again (rule P6, key_stream_streams). A single jump (a loop wrap) resets the lanes, as
+  // forward playback follows.
+  if (stream && !detail::key_stream_streams(*stream, t, *cursor, jump)) stream = nullptr;
   if (stream) {
     // The coverage of every joint is the binding's (compiled with the stream); the joints the
     // stream does not carry are searched, then the stream's lanes are interpolated.
-    detail::advance_key_stream(*stream, clip, t, *cursor);
+    detail::advance_key_stream(*stream, clip, t, jump, *cursor);
     std::memcpy(coverage.data(), stream->coverage.data(), n * sizeof(float));
     const std::uint32_t* others = stream->others.data();
     const size_t count = stream->others.size();

@@ -9,6 +9,7 @@
 #include "look_at_one_joint.hpp"
 #include "math/atan2_poly.hpp"
 #include "look_at_pitch.hpp"
+#include "look_at_turn.hpp"
 
 namespace asterune {
 namespace {
@@ -232,15 +233,17 @@ bool clamped_parallax_turn(const LookAtFrame& f, const glm::vec3& pivot, const g
   }
   if (!detail::refine_clamped_pitch(f, dh, du, al, be, zz, c, s)) return false;
   // The turn: pitch about a by (p - facing pitch) after the yaw about up from fh to h, each a
-  // half-vector quaternion, multiplied out (a x up = -h): |yaw| |pitch| = 2 sqrt((1 + cd)(1 + ce)).
+  // half-vector quaternion (look_at_turn.hpp: exact near a half turn too), multiplied out
+  // (a x up = -h).
   const float cd = fhz * w0.heading_z + fhx * w0.heading_x;
   const float sd = fhz * w0.heading_x - fhx * w0.heading_z;
   const float ce = c * fl + s * fu;
   const float se = s * fl - c * fu;
-  if (!(1.0f + cd > 1e-6f) || !(1.0f + ce > 1e-6f)) return false;
-  const float inv_norm = 0.5f / std::sqrt((1.0f + cd) * (1.0f + ce));
-  const glm::vec3 v = ((1.0f + ce) * sd) * f.up + ((1.0f + cd) * se) * a - (se * sd) * h;
-  const glm::quat q((1.0f + ce) * (1.0f + cd) * inv_norm, v.x * inv_norm, v.y * inv_norm, v.z * inv_norm);
+  detail::HalfTurns ht;
+  if (!detail::half_turns(cd, sd, ce, se, ht)) return false;
+  const float inv_norm = ht.inv_norm;
+  const glm::vec3 v = (ht.pc * sd) * f.up + (ht.yc * se) * a - (se * sd) * h;
+  const glm::quat q(ht.pc * ht.yc * inv_norm, v.x * inv_norm, v.y * inv_norm, v.z * inv_norm);
   // Accept only a turn that leaves the facing on the direction wanted from the turned eye.
   const glm::vec3 turned_eye = pivot + q * o;
   const glm::vec3 turned = glm::normalize(q * facing);

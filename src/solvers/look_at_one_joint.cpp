@@ -6,6 +6,7 @@
 #include "asterune/math/scalar.hpp"
 #include "math/atan2_poly.hpp"
 #include "look_at_pitch.hpp"
+#include "look_at_turn.hpp"
 
 // Everything here is in the frame's coordinates (x along side, z along forward, u along up),
 // so a cross product with up or a heading is two numbers, and the turned eye, the turned facing
@@ -93,12 +94,13 @@ void report_from(const WantC& w, const Fc& F, float yaw, float pitch, LookAtRepo
 }
 
 // The no-roll turn: a yaw (cd, sd) about up onto the heading h = (hx, hz), then a pitch
-// (ce, se) about a = h x up, each a half-vector quaternion, multiplied out (a x up = -h), with
-// a = -hz side + hx forward. False when either is a half turn.
+// (ce, se) about a = h x up, each a half-vector quaternion (look_at_turn.hpp: exact near a half
+// turn too), multiplied out (a x up = -h), with a = -hz side + hx forward. False when either is
+// a half turn.
 bool compose_turn(const LookAtFrame& f, float hx, float hz, float cd, float sd, float ce, float se, glm::quat& q) {
-  const float yc = 1.0f + cd, pc = 1.0f + ce;
-  if (!(yc > 1e-6f) || !(pc > 1e-6f)) return false;
-  const float inv_norm = 0.5f / std::sqrt(yc * pc);
+  HalfTurns t;
+  if (!half_turns(cd, sd, ce, se, t)) return false;
+  const float yc = t.yc, pc = t.pc, inv_norm = t.inv_norm;
   const float up_k = pc * sd, a_k = yc * se, h_k = se * sd;
   const glm::vec3 v = up_k * f.up + (-a_k * hz - h_k * hx) * f.side + (a_k * hx - h_k * hz) * f.forward;
   q = glm::quat(yc * pc * inv_norm, v.x * inv_norm, v.y * inv_norm, v.z * inv_norm);

@@ -402,3 +402,75 @@ TEST_CASE("a key stream's groups keyed at the same times advance four lanes at o
   }
   CHECK(compared == 37 * 545);
 }
+
+TEST_CASE("a cursor scrubbed by random seeks, then played forward and backward, gives the stateless bits",
+          "[clip][sample][cursor]") {
+  // rule P6: a jump right after a jump is sampled without the key stream and leaves its lanes
+  // stale; the first short step forward resets them and streams again. Every sample must equal
+  // the stateless sample and the plain formulation bit for bit, whatever the path: random seeks,
+  // seeks that land a short step ahead (a stale cursor that must reset, not apply records onto
+  // old lanes), forward and backward runs between them, and a second binding in turn.
+  const Fixture a = make_fixture(37, 0, 2468u, 16), b = make_fixture(41, 0, 97531u);
+  REQUIRE(a.binding.key_stream() != nullptr);
+  REQUIRE(b.binding.key_stream() != nullptr);
+  Lcg rng{777u};
+  std::vector<float> times;
+  for (int burst = 0; burst < 24; ++burst) {
+    const int seeks = 1 + burst % 5;
+    for (int k = 0; k < seeks; ++k) times.push_back(rng.range(-0.2f, 1.3f));  // random seeks
+    const float start = times.back();
+    const float step = (burst % 3 == 0 ? -1.0f : 1.0f) / (burst % 2 == 0 ? 60.0f : 240.0f);
+    for (int f = 1; f <= 20; ++f) times.push_back(start + step * static_cast<float>(f));  // then a run
+  }
+  std::vector<Transform> got, stateless, want;
+  std::vector<float> cov, cov_stateless;
+  int scrubbed = 0, compared = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    const Fixture& f = pass == 0 ? a : b;
+    ClipCursor cursor = make_clip_cursor(f.binding);
+    const size_t n = static_cast<size_t>(f.binding.joint_count());
+    got.assign(n, Transform{});
+    stateless.assign(n, Transform{});
+    want.assign(n, Transform{});
+    cov.assign(n, 0.0f);
+    cov_stateless.assign(n, 0.0f);
+    for (WrapMode wrap : {WrapMode::kLoop, WrapMode::kClamp}) {
+      for (size_t i = 0; i < times.size(); ++i) {
+        const float t = wrap_clip_time(times[i], f.clip.duration, wrap);
+        REQUIRE(sample_clip(f.clip, f.binding, times[i], wrap, cursor, got, cov));
+        REQUIRE(sample_clip(f.clip, f.binding, times[i], wrap, stateless, cov_stateless));
+        if (cursor.stale) ++scrubbed;
+        for (size_t j = 0; j < n; ++j) {
+          const int k = f.binding.track_of(static_cast<int>(j));
+          want[j] = k >= 0 ? ref_sample(f.clip.tracks[static_cast<size_t>(k)], t, f.defaults[j]) : f.defaults[j];
+          INFO("pass " << pass << " sample " << i << " time " << times[i] << " joint " << j);
+          REQUIRE(std::memcmp(&got[j], &stateless[j], sizeof(Transform)) == 0);
+          REQUIRE(std::memcmp(&got[j], &want[j], sizeof(Transform)) == 0);
+          ++compared;
+        }
+        REQUIRE(cov == cov_stateless);
+      }
+    }
+  }
+  // The scrub path ran (bursts of two or more seeks, backward runs: each step back is a jump),
+  // and the forward runs (16 of the 24 bursts, 20 steps each) streamed again after their first.
+  const int samples = 2 * 2 * static_cast<int>(times.size());
+  CHECK(scrubbed > 40);
+  CHECK(scrubbed < samples / 2);
+  CHECK(compared == 2 * (37 + 41) * static_cast<int>(times.size()));
+}
+
+TEST_CASE("scrubbing through a cursor allocates nothing", "[clip][sample][alloc][cursor]") {
+  // rules P6, RG1: the stateless path taken on a jump after a jump, and the reset after it.
+  const Fixture f = make_fixture(61, 0, 4242u, 16);
+  ClipCursor cursor = make_clip_cursor(f.binding);
+  std::vector<Transform> local(61);
+  std::vector<float> coverage(61);
+  Lcg rng{5u};
+  test::AllocationScope scope;
+  for (int i = 0; i < 200; ++i) {
+    const float t = i % 10 < 5 ? rng.next() : 0.5f + static_cast<float>(i % 10) / 60.0f;
+    sample_clip(f.clip, f.binding, t, WrapMode::kLoop, cursor, local, coverage);
+  }
+  CHECK(scope.count() == 0);
+}

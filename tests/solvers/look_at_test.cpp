@@ -634,3 +634,133 @@ TEST_CASE("a nonfinite coordinate anywhere in the eye, facing or target leaves i
     }
   }
 }
+
+TEST_CASE("targets 0.1-1 degree from straight behind with the limits at pi: a unit turn onto the double reference", "[look_at]") {
+  // rules LA1, LA3: with the yaw limit at pi nothing clamps the yaw, so a target just off
+  // straight behind asks for a yaw just short of a half turn, where the half-vector quaternion's
+  // scalar part 1 + cos(yaw) is tiny and its rounding is large next to it. The turn must stay a
+  // unit quaternion (within 1e-6) and put the facing where a second formulation in double says:
+  // the direction from the eye to the target when the eye is at the pivot, and otherwise the
+  // facing whose turn (a yaw about +Y, then a pitch about h x up, Rodrigues) puts the eye where
+  // the target is seen along it, by plain iteration (a contraction: the eye is at most 0.7 from
+  // the pivot, the targets 2.5 or more away).
+  const std::vector<glm::vec3> pivots{{0, 4.0f, 0}};
+  const std::vector<float> weights{1.0f};
+  std::vector<glm::quat> turns(1);
+  LookAtParams params;
+  params.yaw_limit = kPi;
+  params.pitch_limit = kPi;
+  const DVec up(0, 1, 0);
+  int checked = 0;
+  double worst_length = 0.0, worst_facing = 0.0;
+  for (const glm::vec3 eye0 : {pivots[0], glm::vec3(0, 4.5f, -0.3f), glm::vec3(0.15f, 4.7f, -0.5f)}) {
+    for (const glm::vec3 facing0 : {glm::vec3(0, 0, -1), glm::normalize(glm::vec3(-0.2f, -0.3f, -1.0f))}) {
+      const DVec f0(facing0);
+      const double yaw0 = std::atan2(-f0.x, -f0.z), pitch0 = std::asin(f0.y);
+      for (double off : {0.1, 0.15, 0.2, 0.3, 0.45, 0.6, 0.8, 1.0}) {
+        for (double side : {-1.0, 1.0}) {
+          for (double height : {-1.0, 0.0, 0.2, 1.5}) {
+            for (double dist : {2.5, 4.0, 12.0}) {
+              // Seen from the unturned eye, the target's heading is `off` degrees from straight
+              // behind the facing's heading, on either side.
+              const double ty = yaw0 + kPi + side * off * kDeg;
+              const DVec t = DVec(eye0) + dist * DVec(-std::sin(ty), 0.0, -std::cos(ty)) + height * up;
+              const DVec pivot(pivots[0]);
+              double ry = ty, rp = std::atan2(height, dist);
+              for (int i = 0; i < 300; ++i) {
+                const DVec h(-std::sin(ry), 0.0, -std::cos(ry));
+                const DVec a = glm::normalize(glm::cross(h, up));
+                const DVec eye = pivot + rodrigues(rodrigues(DVec(eye0) - pivot, up, ry - yaw0), a, rp - pitch0);
+                const DVec d = glm::normalize(t - eye);
+                ry = std::atan2(-d.x, -d.z);
+                rp = std::asin(d.y);
+              }
+              const DVec ref_facing = std::cos(rp) * DVec(-std::sin(ry), 0.0, -std::cos(ry)) + std::sin(rp) * up;
+              const glm::vec3 target(t);
+              const LookAtReport r = solve_look_at(pivots, eye0, facing0, target, weights, params, turns);
+              INFO("eye " << eye0.z << " facing " << facing0.x << " off " << off << " side " << side << " height "
+                          << height << " dist " << dist);
+              REQUIRE(r.valid);
+              const glm::quat q = turns[0];
+              const double length = std::sqrt(double(q.w) * q.w + double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z);
+              CHECK(std::fabs(length - 1.0) < 1e-6);
+              // The facing as the turn moves it, not renormalized: a non-unit turn scales it.
+              const double facing_error = glm::length(DVec(q * facing0) - ref_facing);
+              CHECK(facing_error < 1e-5);
+              CHECK(r.residual < 1e-5f);
+              CHECK_FALSE(r.clamped);
+              worst_length = std::max(worst_length, std::fabs(length - 1.0));
+              worst_facing = std::max(worst_facing, facing_error);
+              ++checked;
+            }
+          }
+        }
+      }
+    }
+  }
+  INFO("worst length error " << worst_length << ", worst facing error " << worst_facing);
+  CHECK(checked == 3 * 2 * 8 * 2 * 4 * 3);
+}
+
+TEST_CASE("with the limits off, a full share with the eye off the pivot matches a double fixed point all around, near and far", "[look_at]") {
+  // rules LA1, LA2: the yaw and pitch limits at pi (the total pitch still within 89 degrees),
+  // the eye off the pivot, targets all around (behind included) from 1.2 to 30 studs from the
+  // eye. The reference is the unclamped test's: in double and in angles, the facing whose turn
+  // (a yaw about +Y, then a pitch about h x up, Rodrigues) puts the eye where the target is seen
+  // along it, by damped iteration; cases where it has not settled to 1e-12 are counted and
+  // must be rare.
+  const std::vector<glm::vec3> pivots{{0, 4.0f, 0}};
+  const std::vector<float> weights{1.0f};
+  std::vector<glm::quat> turns(1);
+  LookAtParams params;
+  params.yaw_limit = kPi;
+  params.pitch_limit = kPi;
+  const DVec up(0, 1, 0);
+  int checked = 0, unsettled = 0;
+  for (const glm::vec3 eye0 : {glm::vec3(0, 4.5f, -0.3f), glm::vec3(0.15f, 4.3f, -0.5f), glm::vec3(-0.2f, 3.9f, 0.1f)}) {
+    for (const glm::vec3 facing0 : {glm::vec3(0, 0, -1), glm::normalize(glm::vec3(0.3f, 0.25f, -1.0f))}) {
+      const DVec f0(facing0);
+      const double yaw0 = std::atan2(-f0.x, -f0.z), pitch0 = std::asin(f0.y);
+      for (double yaw = -175.0; yaw <= 180.0; yaw += 12.5) {
+        for (double height : {-0.9, 0.0, 0.6}) {
+          for (double dist : {1.2, 1.8, 4.0, 30.0}) {
+            const DVec pivot(pivots[0]);
+            const DVec t = DVec(eye0) + dist * DVec(-std::sin(yaw * kDeg), 0.0, -std::cos(yaw * kDeg)) + height * up;
+            double ry = std::atan2(-(t - DVec(eye0)).x, -(t - DVec(eye0)).z), rp = 0.0, step = 1.0;
+            for (int i = 0; i < 600; ++i) {
+              const DVec h(-std::sin(ry), 0.0, -std::cos(ry));
+              const DVec a = glm::normalize(glm::cross(h, up));
+              const DVec eye = pivot + rodrigues(rodrigues(DVec(eye0) - pivot, up, ry - yaw0), a, rp - pitch0);
+              const DVec d = glm::normalize(t - eye);
+              const double ny = std::atan2(-d.x, -d.z), np = std::asin(d.y);
+              // Damped by half: near the pivot and behind, the plain map overshoots (its slope
+              // nears -1) and settles slowly or not at all; a fixed point of one is one of the other.
+              step = std::fabs(std::remainder(ny - ry, 2.0 * kPi)) + std::fabs(np - rp);
+              ry += 0.5 * std::remainder(ny - ry, 2.0 * kPi);
+              rp += 0.5 * (np - rp);
+            }
+            if (!(step < 1e-12)) {
+              ++unsettled;
+              continue;
+            }
+            const DVec ref_facing = std::cos(rp) * DVec(-std::sin(ry), 0.0, -std::cos(ry)) + std::sin(rp) * up;
+            const LookAtReport r = solve_look_at(pivots, eye0, facing0, glm::vec3(t), weights, params, turns);
+            INFO("eye " << eye0.x << " facing " << facing0.x << " yaw " << yaw << " height " << height << " dist " << dist);
+            REQUIRE(r.valid);
+            const glm::quat q = turns[0];
+            CHECK(std::fabs(std::sqrt(double(q.w) * q.w + double(q.x) * q.x + double(q.y) * q.y + double(q.z) * q.z) - 1.0) < 1e-6);
+            CHECK(glm::length(DVec(q * facing0) - ref_facing) < 2e-5);
+            CHECK(std::fabs(std::remainder(static_cast<double>(r.yaw) - ry, 2.0 * kPi)) < 2e-5);
+            CHECK(std::fabs(static_cast<double>(r.pitch) - rp) < 2e-5);
+            CHECK(r.residual < 1e-5f);
+            CHECK_FALSE(r.clamped);
+            CHECK(r.reached);
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  CHECK(unsettled <= checked / 50);
+  CHECK(checked > 1500);
+}

@@ -53,12 +53,18 @@ struct ClipCursor {
   // The binding's key stream (ClipBinding::key_stream) as far as this cursor has played it:
   // each streamed joint's current key segments, four joints per group, and the position in the
   // stream's records. Forward playback applies the records it passes; going back (a loop wrap)
-  // or a long jump sets every segment by search instead.
+  // or a long jump sets every segment by search instead; a jump right after a jump (scrubbing)
+  // samples as without a cursor, so scrubbing costs no more than that (rule P6).
   std::vector<float> lanes;
   std::uint64_t stream_id = 0;  // the stream the lanes belong to (0: none yet)
   std::uint32_t stream_position = 0;  // in the one-lane records
   std::uint32_t group_position = 0;   // in the four-lane records
   float stream_time = 0.0f;
+  // The last sample jumped (went back, or far forward): a second jump in a row is sampled
+  // without the lanes (scrubbing), which are then stale until playback goes forward again.
+  bool jumped = false;
+  bool stale = false;
+  std::uint32_t stale_steps = 0;  // short steps forward since the lanes went stale
 };
 
 /// A cursor for `binding` (setup time; allocates 2 * joint_count entries).
