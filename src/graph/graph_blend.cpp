@@ -1,6 +1,6 @@
 // The graph's pose kernels. blend_weighted() is the one weighted blend every blending node
 // (Blend1D/2D inside their range, selectors' transitions, sequences) goes through, with the
-// semantics of the blending job (rule BL1: joint weight = weight x coverage, sign-aligned
+// semantics of the blending job (anim/blending_job.hpp: joint weight = weight x coverage, sign-aligned
 // normalized sum, the rest pose filling what the weights leave below 1); Over, Add, Subtract
 // and the blend-space extrapolation are their own kernels (rules GR7, GR10).
 #include <cmath>
