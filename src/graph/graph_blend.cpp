@@ -1,12 +1,13 @@
 // The graph's pose kernels. blend_weighted() is the one weighted blend every blending node
-// (Blend1D/2D inside their range, selectors' transitions, sequences) goes through, with the
-// semantics of the blending job (anim/blending_job.hpp: joint weight = weight x coverage, sign-aligned
+// (Blend1D/2D inside their range, selectors' transitions, sequences) goes through: it runs the
+// blending job, blend_poses (rule BL1: joint weight = weight x coverage, sign-aligned
 // normalized sum, the rest pose filling what the weights leave below 1); Over, Add, Subtract
 // and the blend-space extrapolation are their own kernels (rules GR7, GR10).
 #include <cmath>
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "asterune/anim/blending_job.hpp"
 #include "graph/graph_internal.hpp"
 
 namespace asterune::graph_detail {
@@ -25,47 +26,17 @@ float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
 
 void blend_weighted(int joints, int count, const Transform* const* poses, const float* const* covs, const float* w,
                     Transform* out, float* out_cov) {
-  for (int j = 0; j < joints; ++j) {
-    float e[64];
-    int first = -1, contributing = 0;
-    float total = 0.0f;
-    for (int i = 0; i < count && i < 64; ++i) {
-      const float ei = w[i] * covs[i][j];
-      e[i] = (ei > 0.0f && std::isfinite(ei)) ? ei : 0.0f;
-      if (e[i] > 0.0f) {
-        if (first < 0) first = i;
-        ++contributing;
-        total += e[i];
-      }
-    }
-    if (first < 0) {
-      out[j] = Transform::identity();
-      out_cov[j] = 0.0f;
-      continue;
-    }
-    const float scale = total > 1.0f ? 1.0f / total : 1.0f;
-    const float rest = total > 1.0f ? 0.0f : 1.0f - total;
-    if (contributing == 1 && e[first] * scale == 1.0f) {
-      out[j] = poses[first][j];
-      out_cov[j] = 1.0f;
-      continue;
-    }
-    const glm::quat ref = poses[first][j].rotation;
-    glm::quat q(0.0f, 0.0f, 0.0f, 0.0f);
-    glm::vec3 p(0.0f);
-    for (int i = first; i < count && i < 64; ++i) {
-      if (e[i] <= 0.0f) continue;
-      const float ei = e[i] * scale;
-      const glm::quat& qi = poses[i][j].rotation;
-      const float s = glm::dot(ref, qi) < 0.0f ? -ei : ei;
-      q = glm::quat(q.w + s * qi.w, q.x + s * qi.x, q.y + s * qi.y, q.z + s * qi.z);
-      p += ei * poses[i][j].position;
-    }
-    if (rest > 0.0f) q.w += (ref.w < 0.0f ? -rest : rest);  // identity, sign-aligned to the reference
-    out[j].rotation = glm::normalize(q);
-    out[j].position = p;
-    out_cov[j] = 1.0f - rest;
-  }
+  // The blending job (anim/blending_job.hpp): each pose a layer, its coverage the joint weights.
+  const auto n = static_cast<size_t>(joints);
+  BlendLayer layers[64];
+  const int used = count < 64 ? count : 64;
+  for (int i = 0; i < used; ++i)
+    layers[i] = BlendLayer{std::span<const Transform>(poses[i], n), w[i], std::span<const float>(covs[i], n)};
+  BlendingJob job;
+  job.layers = std::span<const BlendLayer>(layers, static_cast<size_t>(used));
+  job.output = std::span<Transform>(out, n);
+  job.coverage = std::span<float>(out_cov, n);
+  blend_poses(job);  // sizes match by construction
 }
 
 void blend_two(int joints, const Transform* a, const float* ca, const Transform* b, const float* cb, float t,
