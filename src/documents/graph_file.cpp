@@ -106,7 +106,8 @@ GraphTransition read_transition(const Json& v, const std::string& p) {
   GraphTransition t;
   if (const Json* d = find_member(v, "duration")) t.duration = read_fixed_float(*d, child_pointer(p, "duration"));
   if (const Json* k = find_member(v, "curve"))
-    t.curve = read_enum<GraphCurve>(*k, child_pointer(p, "curve"), parse_graph_curve, {"Linear", "CubicV2", "Inertial"});
+    t.curve =
+        read_enum<GraphCurve>(*k, child_pointer(p, "curve"), parse_graph_curve, {"Linear", "CubicV2", "Inertial"});
   return t;
 }
 
@@ -123,7 +124,8 @@ void check_input_keys(const Json& v, const std::string& p, GraphNodeType t) {
     case GraphNodeType::kSelect: return check_keys(v, p, {"name", "node", "transition"});
     case GraphNodeType::kPrioritySelect:
       return check_keys(v, p, {"name", "node", "trigger", "interruptible", "interruptible_trigger", "transition"});
-    case GraphNodeType::kSequence: return check_keys(v, p, {"name", "node", "wait_for", "wait_for_trigger", "transition"});
+    case GraphNodeType::kSequence:
+      return check_keys(v, p, {"name", "node", "wait_for", "wait_for_trigger", "transition"});
     case GraphNodeType::kRandomSequence: return check_keys(v, p, {"name", "node", "weight", "transition"});
     case GraphNodeType::kBlend1D: return check_keys(v, p, {"name", "node", "position"});
     default: return check_keys(v, p, {"name", "node", "x", "y"});  // Blend2D
@@ -199,12 +201,13 @@ void read_selector(const Json& v, const std::string& np, GraphNodeDesc& g, const
     default: check_keys(v, np, {"type", "inputs", "default_transition", "play_count", "seed"}); break;
   }
   read_inputs(v, np, g, c);
-  if (const Json* m = find_member(v, "selection")) g.selection = read_string_value(*m, child_pointer(np, "selection"), c);
+  if (const Json* m = find_member(v, "selection"))
+    g.selection = read_string_value(*m, child_pointer(np, "selection"), c);
   if (const Json* m = find_member(v, "default_transition"))
     g.default_transition = read_transition(*m, child_pointer(np, "default_transition"));
   if (const Json* m = find_member(v, "default_interruptible"))
-    g.default_interruptible = read_enum<GraphInterruptible>(*m, child_pointer(np, "default_interruptible"),
-                                                            parse_graph_interruptible, {"Always", "Finished", "Trigger"});
+    g.default_interruptible = read_enum<GraphInterruptible>(
+        *m, child_pointer(np, "default_interruptible"), parse_graph_interruptible, {"Always", "Finished", "Trigger"});
   if (const Json* m = find_member(v, "default_wait_for"))
     g.default_wait_for = read_enum<GraphWaitFor>(*m, child_pointer(np, "default_wait_for"), parse_graph_wait_for,
                                                  {"Finished", "Trigger"});
@@ -227,9 +230,24 @@ void read_combiner(const Json& v, const std::string& np, GraphNodeDesc& g, const
     if (const Json* m = find_member(v, "weight")) g.weight = read_number(*m, child_pointer(np, "weight"), c);
   };
   switch (g.type) {
-    case GraphNodeType::kOver: check_keys(v, np, {"type", "base", "over", "weight"}); ref("base", g.base); ref("over", g.over); weight(); break;
-    case GraphNodeType::kAdd: check_keys(v, np, {"type", "base", "additive", "weight"}); ref("base", g.base); ref("additive", g.additive); weight(); break;
-    case GraphNodeType::kSubtract: check_keys(v, np, {"type", "a", "b", "weight"}); ref("a", g.a); ref("b", g.b); weight(); break;
+    case GraphNodeType::kOver:
+      check_keys(v, np, {"type", "base", "over", "weight"});
+      ref("base", g.base);
+      ref("over", g.over);
+      weight();
+      break;
+    case GraphNodeType::kAdd:
+      check_keys(v, np, {"type", "base", "additive", "weight"});
+      ref("base", g.base);
+      ref("additive", g.additive);
+      weight();
+      break;
+    case GraphNodeType::kSubtract:
+      check_keys(v, np, {"type", "a", "b", "weight"});
+      ref("a", g.a);
+      ref("b", g.b);
+      weight();
+      break;
     case GraphNodeType::kSpeed:
       check_keys(v, np, {"type", "pose", "speed"});
       ref("pose", g.pose);
@@ -263,8 +281,8 @@ void read_blend(const Json& v, const std::string& np, GraphNodeDesc& g, const Gr
   if (const Json* m = find_member(v, "x")) g.x = read_number(*m, child_pointer(np, "x"), c);
   if (const Json* m = find_member(v, "y")) g.y = read_number(*m, child_pointer(np, "y"), c);
   if (const Json* m = find_member(v, "input_mode"))
-    g.input_mode = read_enum<GraphInputMode>(*m, child_pointer(np, "input_mode"), parse_graph_input_mode,
-                                             {"Cartesian", "Polar"});
+    g.input_mode =
+        read_enum<GraphInputMode>(*m, child_pointer(np, "input_mode"), parse_graph_input_mode, {"Cartesian", "Polar"});
   if (const Json* m = find_member(v, "phase_sync"))
     g.phase_sync = read_enum<GraphPhaseSync>(*m, child_pointer(np, "phase_sync"), parse_graph_phase_sync,
                                              {"Synced", "Unsynced", "Markers"});
@@ -362,7 +380,8 @@ Result<GraphDesc> parse_graph(std::string_view text, const std::string& file_lab
 }
 
 Result<GraphDesc> read_graph_file(const std::filesystem::path& path) {
-  return parse_text_file(path, [](std::string_view text, const std::string& label) { return parse_graph(text, label); });
+  return parse_text_file(path,
+                         [](std::string_view text, const std::string& label) { return parse_graph(text, label); });
 }
 
 }  // namespace asterune::io

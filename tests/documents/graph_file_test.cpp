@@ -100,8 +100,8 @@ TEST_CASE("graph file: every node type and key reads into the hand-written desc 
   CHECK(d.parameters[3].number_default == 0.0f);  // default omitted
 
   // Nodes in file order; references are indices of that order.
-  const std::vector<std::string> ids = {"walk", "run", "idle", "loco", "dir", "pick", "prio", "seq", "rnd",
-                                        "spd", "msk", "sub", "walk2", "add", "base", "top", "up"};
+  const std::vector<std::string> ids = {"walk", "run", "idle", "loco",  "dir", "pick", "prio", "seq", "rnd",
+                                        "spd",  "msk", "sub",  "walk2", "add", "base", "top",  "up"};
   REQUIRE(d.nodes.size() == ids.size());
   for (size_t i = 0; i < ids.size(); ++i) CHECK(d.nodes[i].id == ids[i]);
   CHECK(d.output == 15);
@@ -226,46 +226,71 @@ TEST_CASE("graph file: bad input is one line naming the file, the JSON path and 
     std::vector<std::string> parts;
   };
   const std::vector<Case> cases = {
-      {"unknown node type", graph("", R"("x": {"type": "Blend3D"})", "x"),
+      {"unknown node type",
+       graph("", R"("x": {"type": "Blend3D"})", "x"),
        {kLabel + ": /nodes/x/type: node 'x': unknown node type 'Blend3D'"}},
-      {"unknown node key", graph("", R"("x": {"type": "Clip", "clip": "a.bvh", "looped": true})", "x"),
+      {"unknown node key",
+       graph("", R"("x": {"type": "Clip", "clip": "a.bvh", "looped": true})", "x"),
        {kLabel + ": /nodes/x/looped: node 'x': unknown key 'looped'", "play_mode"}},
-      {"unknown input key", graph("", kClips + R"(, "s": {"type": "Blend1D", "inputs": [{"node": "a", "position": 0, "x": 1}, {"node": "b", "position": 1}]})", "s"),
+      {"unknown input key",
+       graph(
+           "",
+           kClips +
+               R"(, "s": {"type": "Blend1D", "inputs": [{"node": "a", "position": 0, "x": 1}, {"node": "b", "position": 1}]})",
+           "s"),
        {kLabel + ": /nodes/s/inputs/0/x: node 's': unknown key 'x'"}},
-      {"input naming no node", graph("", kClips + R"(, "s": {"type": "Select", "inputs": [{"node": "a"}, {"node": "c"}]})", "s"),
+      {"input naming no node",
+       graph("", kClips + R"(, "s": {"type": "Select", "inputs": [{"node": "a"}, {"node": "c"}]})", "s"),
        {kLabel + ": /nodes/s/inputs/1/node: node 's': no node has the id 'c' (nodes: a, b, s)"}},
       {"output naming no node", graph("", kClips, "zz"), {kLabel + ": /output: no node has the id 'zz'"}},
-      {"missing Over input", graph("", kClips + R"(, "o": {"type": "Over", "base": "a"})", "o"),
+      {"missing Over input",
+       graph("", kClips + R"(, "o": {"type": "Over", "base": "a"})", "o"),
        {kLabel + ": /nodes/o: node 'o': ", "'over'"}},
-      {"missing inputs", graph("", kClips + R"(, "s": {"type": "Sequence"})", "s"),
+      {"missing inputs",
+       graph("", kClips + R"(, "s": {"type": "Sequence"})", "s"),
        {kLabel + ": /nodes/s: node 's': ", "'inputs'"}},
-      {"empty inputs", graph("", R"("s": {"type": "Blend2D", "inputs": []})", "s"),
+      {"empty inputs",
+       graph("", R"("s": {"type": "Blend2D", "inputs": []})", "s"),
        {kLabel + ": /nodes/s/inputs: node 's': a Blend2D needs at least one input"}},
       {"missing clip", graph("", R"("c": {"type": "Clip"})", "c"), {kLabel + ": /nodes/c: node 'c': ", "'clip'"}},
-      {"blend input without position", graph("", kClips + R"(, "s": {"type": "Blend1D", "inputs": [{"node": "a"}]})", "s"),
+      {"blend input without position",
+       graph("", kClips + R"(, "s": {"type": "Blend1D", "inputs": [{"node": "a"}]})", "s"),
        {kLabel + ": /nodes/s/inputs/0: node 's': a Blend1D input needs a position"}},
       {"bound parameter of the wrong type",
-       graph(R"("on": {"type": "bool"})", R"("c": {"type": "Clip", "clip": "a.bvh", "speed": {"parameter": "on"}})", "c"),
+       graph(R"("on": {"type": "bool"})", R"("c": {"type": "Clip", "clip": "a.bvh", "speed": {"parameter": "on"}})",
+             "c"),
        {kLabel + ": /nodes/c/speed/parameter: node 'c': the parameter 'on' is a bool, this value needs a number"}},
-      {"literal of the wrong type", graph("", R"("c": {"type": "Clip", "clip": "a.bvh", "reverse": "yes"})", "c"),
+      {"literal of the wrong type",
+       graph("", R"("c": {"type": "Clip", "clip": "a.bvh", "reverse": "yes"})", "c"),
        {kLabel + ": /nodes/c/reverse: node 'c': expected a bool or {\"parameter\": NAME}, found a string"}},
       {"unknown parameter",
-       graph(R"("speed": {"type": "number"})", kClips + R"(, "s": {"type": "Blend1D", "position": {"parameter": "sped"}, "inputs": [{"node": "a", "position": 0}]})", "s"),
+       graph(
+           R"("speed": {"type": "number"})",
+           kClips +
+               R"(, "s": {"type": "Blend1D", "position": {"parameter": "sped"}, "inputs": [{"node": "a", "position": 0}]})",
+           "s"),
        {kLabel + ": /nodes/s/position/parameter: node 's': unknown parameter 'sped' (declared: speed)"}},
       {"binding a build-time value",
-       graph(R"("p": {"type": "number"})", kClips + R"(, "s": {"type": "Blend1D", "inputs": [{"node": "a", "position": {"parameter": "p"}}]})", "s"),
+       graph(R"("p": {"type": "number"})",
+             kClips + R"(, "s": {"type": "Blend1D", "inputs": [{"node": "a", "position": {"parameter": "p"}}]})", "s"),
        {kLabel + ": /nodes/s/inputs/0/position: node 's': this value is fixed when the graph is built"}},
-      {"unknown enum value", graph("", R"("c": {"type": "Clip", "clip": "a.bvh", "play_mode": "Once"})", "c"),
+      {"unknown enum value",
+       graph("", R"("c": {"type": "Clip", "clip": "a.bvh", "play_mode": "Once"})", "c"),
        {kLabel + ": /nodes/c/play_mode: node 'c': unknown value 'Once' (expected one of: Loop, PingPong"}},
-      {"parameter default of the wrong type", graph(R"("p": {"type": "number", "default": true})", kClips, "a"),
+      {"parameter default of the wrong type",
+       graph(R"("p": {"type": "number", "default": true})", kClips, "a"),
        {kLabel + ": /parameters/p/default: expected a number, found"}},
-      {"unknown parameter type", graph(R"("p": {"type": "vector"})", kClips, "a"),
+      {"unknown parameter type",
+       graph(R"("p": {"type": "vector"})", kClips, "a"),
        {kLabel + ": /parameters/p/type: unknown parameter type 'vector'"}},
-      {"wrong format tag", R"({"format": "asterune.scene/1", "nodes": {}, "output": "a"})",
+      {"wrong format tag",
+       R"({"format": "asterune.scene/1", "nodes": {}, "output": "a"})",
        {kLabel + ": /format: expected \"asterune.graph/1\""}},
-      {"unknown top-level key", graph("", kClips, "a").insert(1, R"("outputs": 1, )"),
+      {"unknown top-level key",
+       graph("", kClips, "a").insert(1, R"("outputs": 1, )"),
        {kLabel + ": /outputs: unknown key 'outputs'"}},
-      {"retarget block", graph("", R"("c": {"type": "Clip", "clip": "a.bvh", "retarget": {}})", "c"),
+      {"retarget block",
+       graph("", R"("c": {"type": "Clip", "clip": "a.bvh", "retarget": {}})", "c"),
        {kLabel + ": /nodes/c/retarget: node 'c': "}},
       {"syntax error", "{\"format\": ", {kLabel + ": "}},
   };
@@ -278,11 +303,16 @@ TEST_CASE("graph file: bad input is one line naming the file, the JSON path and 
   }
 }
 
-TEST_CASE("graph file: cycles and degenerate blend spaces read, and build_graph refuses them naming the node (rules GR7, GR12)") {
+TEST_CASE(
+    "graph file: cycles and degenerate blend spaces read, and build_graph refuses them naming the node (rules GR7, "
+    "GR12)") {
   // The reader leaves graph-wide checks to build_graph (graph_build.cpp); the pipeline still
   // fails with the node named. No Clip node here: an unbound clip would fail first.
   Rig rig = std::move(build_rig(*builtin_rig_desc("r15")).value());
-  const std::string cycle = graph("", R"("p": {"type": "Speed", "pose": "q"}, "q": {"type": "Speed", "pose": "p"}, "o": {"type": "Speed", "pose": "p"})", "o");
+  const std::string cycle = graph(
+      "",
+      R"("p": {"type": "Speed", "pose": "q"}, "q": {"type": "Speed", "pose": "p"}, "o": {"type": "Speed", "pose": "p"})",
+      "o");
   Result<GraphDesc> desc = io::parse_graph(cycle, kLabel);
   REQUIRE(desc);
   Result<GraphInstance> built = build_graph(desc.value(), rig);
@@ -306,7 +336,7 @@ TEST_CASE("graph file: parameter bindings survive on every property that takes o
     "o": {"type": "Over", "base": "sp", "over": "a", "weight": {"parameter": "f"}},
     "b1": {"type": "Blend1D", "position": {"parameter": "f"}, "inputs": [{"node": "o", "position": 0}, {"node": "b", "position": 1}]},
     "b2": {"type": "Blend2D", "x": {"parameter": "f"}, "y": {"parameter": "f"}, "inputs": [{"node": "b1", "x": 0, "y": 0}]})",
-                                    "b2");
+                                  "b2");
   Result<GraphDesc> r = io::parse_graph(bound, kLabel);
   REQUIRE(r);
   const GraphDesc& d = r.value();
@@ -331,8 +361,10 @@ TEST_CASE("graph file: parameter bindings survive on every property that takes o
   CHECK(d.nodes[static_cast<size_t>(index_of(d, "b2"))].y.parameter == "f");
 
   // Literals in the same places: the value and no parameter name.
-  const std::string literal = graph("", R"("c": {"type": "Clip", "clip": "c.bvh", "reverse": true, "speed": -2, "trim": [1, 2]},
-    "sel": {"type": "Select", "selection": "c", "inputs": [{"node": "c"}]})", "sel");
+  const std::string literal =
+      graph("", R"("c": {"type": "Clip", "clip": "c.bvh", "reverse": true, "speed": -2, "trim": [1, 2]},
+    "sel": {"type": "Select", "selection": "c", "inputs": [{"node": "c"}]})",
+            "sel");
   Result<GraphDesc> l = io::parse_graph(literal, kLabel);
   REQUIRE(l);
   CHECK(l.value().nodes[0].reverse.value);
@@ -345,7 +377,9 @@ TEST_CASE("graph file: parameter bindings survive on every property that takes o
   CHECK(l.value().nodes[1].selection.parameter.empty());
 }
 
-TEST_CASE("graph file: examples/locomotion.graph.json reads, its clips load and it builds on builtin:r15 (rules F9, GR7, GR9)") {
+TEST_CASE(
+    "graph file: examples/locomotion.graph.json reads, its clips load and it builds on builtin:r15 (rules F9, GR7, "
+    "GR9)") {
   const std::filesystem::path file = std::filesystem::path(ASTERUNE_EXAMPLES_DIR) / "locomotion.graph.json";
   Result<GraphDesc> r = io::read_graph_file(file);
   REQUIRE(r);
