@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "formats/json_read.hpp"
+#include "graph_document.hpp"
 
 namespace asterune::io {
 namespace {
@@ -342,38 +342,44 @@ GraphParameterDesc read_parameter(const std::string& name, const Json& v, const 
   return g;
 }
 
-GraphDesc read_graph(const Json& root, const std::string& file_label) {
-  require_object(root, "");
-  check_keys(root, "", {"format", "parameters", "nodes", "output"});
-  const std::string format = read_string(require_member(root, "", "format"), "/format");
+}  // namespace
+
+namespace detail {
+
+GraphDesc read_graph_document(const Json& root, const std::string& pointer, const std::filesystem::path& folder) {
+  auto at = [&](std::string_view key) { return child_pointer(pointer, key); };
+  require_object(root, pointer);
+  check_keys(root, pointer, {"format", "parameters", "nodes", "output"});
+  const std::string format = read_string(require_member(root, pointer, "format"), at("format"));
   if (format != kGraphFormat)
-    fail("/format", "expected \"" + std::string(kGraphFormat) + "\", found \"" + format + "\"");
+    fail(at("format"), "expected \"" + std::string(kGraphFormat) + "\", found \"" + format + "\"");
   GraphDesc desc;
   if (const Json* ps = find_member(root, "parameters")) {
-    require_object(*ps, "/parameters");
+    require_object(*ps, at("parameters"));
     for (auto it = ps->begin(); it != ps->end(); ++it)
-      desc.parameters.push_back(read_parameter(it.key(), it.value(), child_pointer("/parameters", it.key())));
+      desc.parameters.push_back(read_parameter(it.key(), it.value(), child_pointer(at("parameters"), it.key())));
   }
-  const Json& nodes = require_object(require_member(root, "", "nodes"), "/nodes");
-  if (nodes.empty()) fail("/nodes", "a graph needs at least one node");
+  const std::string np = at("nodes");
+  const Json& nodes = require_object(require_member(root, pointer, "nodes"), np);
+  if (nodes.empty()) fail(np, "a graph needs at least one node");
   GraphContext c;
   c.parameters = &desc.parameters;
-  c.folder = std::filesystem::path(file_label).parent_path();
+  c.folder = folder;
   for (auto it = nodes.begin(); it != nodes.end(); ++it) {
-    if (it.key().empty()) fail("/nodes", "a node id must not be empty");
+    if (it.key().empty()) fail(np, "a node id must not be empty");
     c.ids.push_back(it.key());
   }
   for (auto it = nodes.begin(); it != nodes.end(); ++it)
-    desc.nodes.push_back(read_node(it.key(), it.value(), child_pointer("/nodes", it.key()), c));
-  desc.output = read_node_ref(require_member(root, "", "output"), "/output", c);
+    desc.nodes.push_back(read_node(it.key(), it.value(), child_pointer(np, it.key()), c));
+  desc.output = read_node_ref(require_member(root, pointer, "output"), at("output"), c);
   return desc;
 }
 
-}  // namespace
+}  // namespace detail
 
 Result<GraphDesc> parse_graph(std::string_view text, const std::string& file_label) {
   try {
-    return read_graph(parse_json(text), file_label);
+    return detail::read_graph_document(parse_json(text), "", std::filesystem::path(file_label).parent_path());
   } catch (const LoadError& e) {
     return to_error(file_label, e);
   }
