@@ -426,3 +426,14 @@ TEST_CASE(
   REQUIRE_FALSE(refused);
   CHECK_THAT(refused.message(), Contains("'loco'"));
 }
+
+TEST_CASE("graph file: a missing file, a directory and a device fail with one line naming the path (rule F3)") {
+  for (const std::string& path :
+       {std::string("/nonexistent/x.graph.json"), std::string(ASTERUNE_EXAMPLES_DIR), std::string("/dev/zero")}) {
+    INFO(path);
+    Result<GraphDesc> r = io::read_graph_file(path);
+    REQUIRE_FALSE(r);
+    CHECK_THAT(r.message(), Catch::Matchers::StartsWith(path + ": "));
+    CHECK(r.message().find('\n') == std::string::npos);
+  }
+}
