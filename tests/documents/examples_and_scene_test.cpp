@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "asterune/documents/graph_file.hpp"
 #include "asterune/documents/pose_file.hpp"
 #include "asterune/documents/rig_file.hpp"
 #include "asterune/documents/rig_loader.hpp"
@@ -47,6 +48,12 @@ TEST_CASE("every example file loads with the reader its format tag names") {
         CHECK(io::load_source_clip(track.clip, track.retarget.units_to_studs));
       }
       if (scene.value().animation) CHECK(io::load_source_clip(scene.value().animation->clip));
+    } else if (tag == "asterune.graph/1") {
+      // Rule F9: the graph reads and every Clip node's clip loads.
+      Result<GraphDesc> graph = io::read_graph_file(entry.path());
+      REQUIRE(graph);
+      for (const GraphNodeDesc& node : graph.value().nodes)
+        if (node.type == GraphNodeType::kClip) CHECK(io::load_source_clip(node.clip_source));
     } else {
       FAIL("unknown format tag " << tag);
     }

@@ -1,0 +1,37 @@
+// Reader of the asterune.graph/1 document (docs/formats.md, "Graph"; rule F9): an animation
+// graph's parameters, nodes and output as JSON, turned into a GraphDesc for build_graph().
+// The reader checks the file's own structure (keys, node types, node references, required
+// inputs, parameter names and types) and names the file, the JSON path and the node on any
+// error; the graph-wide checks (cycles, blend-space geometry, clips and bindings) stay in
+// build_graph(). Clips are not loaded here: a Clip node's clip_source is the clip path, resolved
+// against the graph file's folder, and whoever builds the graph loads it and sets clip/binding.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "asterune/core/result.hpp"
+#include "asterune/graph/graph_desc.hpp"
+
+namespace asterune::io {
+
+/// The format tag every graph document carries in "format".
+inline constexpr std::string_view kGraphFormat = "asterune.graph/1";
+
+/// Parses an asterune.graph/1 document. `file_label` names the file in messages and its folder
+/// resolves relative Clip paths (a Clip node's clip_source is then the normalized path; its
+/// clip and binding stay null). Nodes get indices in file order; every node reference becomes
+/// that index. Fails with one line "<file_label>: <json path>: node '<id>': <reason>" on: a
+/// syntax error, a wrong or missing format tag, an unknown top-level, node or input key, an
+/// unknown node type or enum value, an input or output naming no node, a missing required input
+/// (Clip: clip; Select..Blend2D: a non-empty inputs; Over: base+over; Add: base+additive;
+/// Subtract: a+b; Mask and Speed: pose), a literal of the wrong JSON type, a {"parameter": NAME}
+/// naming an undeclared parameter or one of the wrong type, a parameter declared twice or with a
+/// default of the wrong type. Nothing half-built.
+Result<GraphDesc> parse_graph(std::string_view text, const std::string& file_label);
+
+/// Reads and parses the graph file at `path` (parse_graph with label path.string()).
+Result<GraphDesc> read_graph_file(const std::filesystem::path& path);
+
+}  // namespace asterune::io

@@ -1,0 +1,136 @@
+// GraphInstance: a built animation graph (Roblox Animation Graph semantics, rules GR1-GR14).
+// build_graph() validates a GraphDesc once against a rig (inputs, cycles, blend-space
+// geometry, parameter types), resolves every parameter binding to an index, triangulates the
+// Blend2D spaces and sizes every buffer; update() then evaluates the graph from its output
+// node down, weights first, so inactive branches are neither advanced nor sampled.
+//
+//   setup (allocates, may fail)                    per frame (no allocation, no throw, no lock)
+//   GraphDesc --build_graph--> GraphInstance       set_number/set_bool/set_string (handles)
+//     parameters, nodes by index                   update(dt): decide selectors, propagate
+//     clips + AnimationBinding (shared)            weights, advance clips (phase sync), sample
+//                                                  the active clips, blend bottom-up, events
+//   snapshot_size() after build                    snapshot()/restore(): the whole state
+//
+// Clips and bindings are shared and read-only (not owned, they must outlive the instance);
+// everything update() writes is the instance's own, so instances update on any number of
+// threads with bit-identical results.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "asterune/core/result.hpp"
+#include "asterune/graph/graph_desc.hpp"
+#include "asterune/math/transform.hpp"
+
+namespace asterune {
+
+class Rig;
+
+/// A parameter handle (rule GR1): an index found by name at setup; -1 is no parameter.
+struct GraphParameter {
+  int index = -1;
+  bool valid() const { return index >= 0; }
+};
+
+/// One marker event a Clip node crossed, with its weight (rule GR11): the influence of its
+/// source on the graph's output along the path of nodes that pass it. `name`/`value` point into
+/// the clip's marker (valid while the clip lives).
+struct GraphEvent {
+  int node = -1;  // the Clip node
+  std::string_view name;
+  std::string_view value;
+  float time = 0.0f;    // clip time of the marker (seconds)
+  float weight = 0.0f;  // never 0 (a weight of 0 silences, rule GR11)
+};
+
+/// What update() did.
+struct GraphReport {
+  bool ok = false;          // false: wrong span sizes or rig (nothing written, rule RG4)
+  int events_written = 0;   // events in the caller's buffer, in node order then time order
+  int events_dropped = 0;   // events that did not fit the buffer (counted, not stored)
+};
+
+class GraphInstance {
+ public:
+  GraphInstance();
+  ~GraphInstance();
+  GraphInstance(const GraphInstance&) = delete;
+  GraphInstance& operator=(const GraphInstance&) = delete;
+  GraphInstance(GraphInstance&&) noexcept;
+  GraphInstance& operator=(GraphInstance&&) noexcept;
+
+  int node_count() const;
+  int parameter_count() const;
+  /// The description's node ids and parameter names.
+  const std::string& node_id(int node) const;
+  const std::string& parameter_name(int parameter) const;
+  GraphParameterType parameter_type(int parameter) const;
+  /// The node named `id`, or -1.
+  int find_node(std::string_view id) const;
+  /// The handle of the parameter named `name` (setup time: compares strings), or invalid.
+  GraphParameter find_parameter(std::string_view name) const;
+
+  // --- parameters (allocation-free; rule GR1) ----------------------------------------
+  /// Sets a number parameter. Returns false (nothing changed) for an invalid handle, a
+  /// parameter of another type or a nonfinite value.
+  bool set_number(GraphParameter p, float value);
+  bool set_bool(GraphParameter p, bool value);
+  /// Sets a string parameter; false for a value longer than string_capacity() (nothing changed).
+  bool set_string(GraphParameter p, std::string_view value);
+  float number(GraphParameter p) const;
+  bool boolean(GraphParameter p) const;
+  std::string_view string(GraphParameter p) const;
+  /// Longest string value a string parameter holds (>= 64, and >= every name the graph uses).
+  int string_capacity() const;
+
+  /// One frame (rules GR2-GR13): decides the selectors, propagates weights from the output
+  /// down, advances the active clips by dt (dt <= 0 or nonfinite: nothing advances, the pose
+  /// is still evaluated), writes the marker events with weights into `events`, and writes the
+  /// blended motor transforms and coverage into `local`/`coverage` (rig.joint_count() each).
+  /// Allocation-free, no exceptions, deterministic.
+  GraphReport update(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage,
+                     std::span<GraphEvent> events = {});
+
+  // --- what the last update did (for reports and tools) --------------------------------
+  /// The node's share of the output pose in the last update (rule GR12); 0 when inactive.
+  float node_weight(int node) const;
+  /// A Clip node's clip time in seconds (other nodes: 0).
+  float node_time(int node) const;
+  /// A Clip node's normalized time in [0, 1) within its trim; a Blend node's synced phase.
+  float node_phase(int node) const;
+  /// How many cycles the node completed since it last started (rule GR5: a once clip 1 when
+  /// done, a loop its laps, a sequence its passes).
+  int node_cycles(int node) const;
+
+  // --- snapshot / restore (rule GR14) ----------------------------------------------------
+  /// Bytes snapshot() writes; fixed after build.
+  std::size_t snapshot_size() const;
+  /// Writes the whole state (parameters, node states, transitions, RNG, the poses transitions
+  /// start from) into `out` (>= snapshot_size() bytes). Returns false (nothing written) when it
+  /// is too small. Allocation-free.
+  bool snapshot(std::span<std::byte> out) const;
+  /// Restores a snapshot of this instance (or of one built from the same description and rig).
+  /// Returns false (nothing changed) on a size or signature mismatch. Allocation-free.
+  bool restore(std::span<const std::byte> in);
+
+  struct Impl;  // src/graph/graph_internal.hpp
+
+ private:
+  friend Result<GraphInstance> build_graph(const GraphDesc& desc, const Rig& rig);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Validates `desc` against `rig` and builds the runtime instance (rules GR1-GR10). Fails with
+/// one line naming the node (its id and index) and the reason: an input naming no node, a
+/// node without the inputs its type needs, a cycle, a Clip without clip/binding or with a
+/// binding for another rig, a bad trim, equal Blend1D positions, a Blend2D with fewer than 3
+/// non-collinear points, a parameter that does not exist or has the wrong type for the
+/// property, a Mask part not in the rig, a nonfinite literal, a negative transition duration,
+/// no output. Allocates (setup only).
+Result<GraphInstance> build_graph(const GraphDesc& desc, const Rig& rig);
+
+}  // namespace asterune

@@ -1,0 +1,213 @@
+// GraphInstance: parameters (rule GR1), the per-frame update's driver (rules GR2-GR13), the
+// last update's node report and snapshot/restore (rule GR14).
+#include <cmath>
+#include <cstring>
+
+#include "asterune/rig/rig.hpp"
+#include "graph/graph_tick.hpp"
+
+namespace asterune {
+
+using graph_detail::NodeState;
+
+GraphInstance::GraphInstance() = default;
+GraphInstance::~GraphInstance() = default;
+GraphInstance::GraphInstance(GraphInstance&&) noexcept = default;
+GraphInstance& GraphInstance::operator=(GraphInstance&&) noexcept = default;
+
+int GraphInstance::node_count() const { return impl_ ? static_cast<int>(impl_->defs.size()) : 0; }
+int GraphInstance::parameter_count() const { return impl_ ? static_cast<int>(impl_->params.size()) : 0; }
+const std::string& GraphInstance::node_id(int node) const { return impl_->defs[static_cast<size_t>(node)].id; }
+const std::string& GraphInstance::parameter_name(int p) const { return impl_->params[static_cast<size_t>(p)].name; }
+GraphParameterType GraphInstance::parameter_type(int p) const { return impl_->params[static_cast<size_t>(p)].type; }
+int GraphInstance::string_capacity() const { return impl_ ? static_cast<int>(impl_->string_capacity) : 0; }
+
+int GraphInstance::find_node(std::string_view id) const {
+  for (int i = 0; i < node_count(); ++i)
+    if (impl_->defs[static_cast<size_t>(i)].id == id) return i;
+  return -1;
+}
+
+GraphParameter GraphInstance::find_parameter(std::string_view name) const {
+  for (int i = 0; i < parameter_count(); ++i)
+    if (impl_->params[static_cast<size_t>(i)].name == name) return GraphParameter{i};
+  return {};
+}
+
+namespace {
+bool is(const GraphInstance::Impl* impl, GraphParameter p, GraphParameterType t) {
+  return impl && p.index >= 0 && p.index < static_cast<int>(impl->params.size()) &&
+         impl->params[static_cast<size_t>(p.index)].type == t;
+}
+}  // namespace
+
+bool GraphInstance::set_number(GraphParameter p, float value) {
+  if (!is(impl_.get(), p, GraphParameterType::kNumber) || !std::isfinite(value)) return false;
+  impl_->numbers[static_cast<size_t>(p.index)] = value;
+  return true;
+}
+bool GraphInstance::set_bool(GraphParameter p, bool value) {
+  if (!is(impl_.get(), p, GraphParameterType::kBool)) return false;
+  impl_->bools[static_cast<size_t>(p.index)] = value ? 1 : 0;
+  return true;
+}
+bool GraphInstance::set_string(GraphParameter p, std::string_view value) {
+  if (!is(impl_.get(), p, GraphParameterType::kString) || value.size() > impl_->string_capacity) return false;
+  impl_->strings[static_cast<size_t>(p.index)].assign(value.data(), value.size());  // within capacity: no allocation
+  return true;
+}
+float GraphInstance::number(GraphParameter p) const {
+  return is(impl_.get(), p, GraphParameterType::kNumber) ? impl_->numbers[static_cast<size_t>(p.index)] : 0.0f;
+}
+bool GraphInstance::boolean(GraphParameter p) const {
+  return is(impl_.get(), p, GraphParameterType::kBool) && impl_->bools[static_cast<size_t>(p.index)] != 0;
+}
+std::string_view GraphInstance::string(GraphParameter p) const {
+  return is(impl_.get(), p, GraphParameterType::kString) ? std::string_view(impl_->strings[static_cast<size_t>(p.index)])
+                                                         : std::string_view();
+}
+
+GraphReport GraphInstance::update(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage,
+                                  std::span<GraphEvent> events) {
+  GraphReport report;
+  if (!impl_ || rig.signature() != impl_->rig_signature || static_cast<int>(local.size()) != impl_->joints ||
+      static_cast<int>(coverage.size()) != impl_->joints)
+    return report;
+  Impl& impl = *impl_;
+  if (!std::isfinite(dt) || dt < 0.0f) dt = 0.0f;
+  for (NodeState& st : impl.state) {
+    st.active = 0;
+    st.weight = 0.0f;
+  }
+  impl.events = events.data();
+  impl.event_capacity = static_cast<int>(events.size());
+  impl.events_written = impl.events_dropped = 0;
+  graph_detail::Ticker ticker{impl};
+  ticker.tick(impl.output, dt, 1.0f, 1.0f, nullptr);
+  if (!graph_detail::evaluate(impl, rig, impl.output)) return report;
+  const size_t n = static_cast<size_t>(impl.joints);
+  std::memcpy(static_cast<void*>(local.data()), impl.pose(impl.output), n * sizeof(Transform));
+  std::memcpy(coverage.data(), impl.cov(impl.output), n * sizeof(float));
+  report.ok = true;
+  report.events_written = impl.events_written;
+  report.events_dropped = impl.events_dropped;
+  impl.events = nullptr;
+  return report;
+}
+
+float GraphInstance::node_weight(int node) const {
+  if (node < 0 || node >= node_count()) return 0.0f;
+  const NodeState& st = impl_->state[static_cast<size_t>(node)];
+  return st.active ? st.weight : 0.0f;
+}
+float GraphInstance::node_time(int node) const {
+  if (node < 0 || node >= node_count() || impl_->defs[static_cast<size_t>(node)].type != GraphNodeType::kClip) return 0.0f;
+  return impl_->state[static_cast<size_t>(node)].time;
+}
+float GraphInstance::node_phase(int node) const {
+  if (node < 0 || node >= node_count()) return 0.0f;
+  const auto& d = impl_->defs[static_cast<size_t>(node)];
+  const NodeState& st = impl_->state[static_cast<size_t>(node)];
+  if (d.type == GraphNodeType::kClip) {
+    graph_detail::Ticker t{*impl_};
+    const auto trim = t.trim(d);
+    const float len = trim.te - trim.ts;
+    const float p = len > 0.0f ? (st.time - trim.ts) / len : 0.0f;
+    return p >= 1.0f ? 0.0f : p;
+  }
+  if (d.type == GraphNodeType::kBlend1D || d.type == GraphNodeType::kBlend2D) return st.phase;
+  return 0.0f;
+}
+int GraphInstance::node_cycles(int node) const {
+  if (node < 0 || node >= node_count()) return 0;
+  return impl_->state[static_cast<size_t>(node)].cycles;
+}
+
+// --- snapshot (rule GR14): header, parameters, node states, then the pose buffers that
+// transitions read (the selectors' shown poses and their from-poses). ----------------------
+namespace {
+
+struct Header {
+  std::uint64_t signature;
+  std::uint64_t size;
+};
+
+template <class F>
+void layout(GraphInstance::Impl& impl, F&& f) {
+  f(impl.numbers.data(), impl.numbers.size() * sizeof(float));
+  f(impl.bools.data(), impl.bools.size());
+  f(impl.state.data(), impl.state.size() * sizeof(NodeState));
+  const size_t n = static_cast<size_t>(impl.joints);
+  for (size_t i = 0; i < impl.defs.size(); ++i)
+    if (impl.defs[i].from_slot >= 0) {
+      f(impl.pose(static_cast<int>(i)), n * sizeof(Transform));
+      f(impl.cov(static_cast<int>(i)), n * sizeof(float));
+    }
+  f(impl.from_poses.data(), impl.from_poses.size() * sizeof(Transform));
+  f(impl.from_covs.data(), impl.from_covs.size() * sizeof(float));
+}
+
+}  // namespace
+
+std::size_t GraphInstance::snapshot_size() const {
+  if (!impl_) return 0;
+  std::size_t size = sizeof(Header);
+  layout(*impl_, [&](void*, std::size_t bytes) { size += bytes; });
+  for (const std::string& s : impl_->strings) {
+    (void)s;
+    size += sizeof(std::uint32_t) + impl_->string_capacity;
+  }
+  return size;
+}
+
+bool GraphInstance::snapshot(std::span<std::byte> out) const {
+  const std::size_t size = snapshot_size();
+  if (!impl_ || out.size() < size) return false;
+  std::byte* at = out.data();
+  const Header h{impl_->signature, size};
+  std::memcpy(at, &h, sizeof h);
+  at += sizeof h;
+  layout(*impl_, [&](void* p, std::size_t bytes) {
+    if (bytes) std::memcpy(at, p, bytes);
+    at += bytes;
+  });
+  for (const std::string& s : impl_->strings) {
+    const auto len = static_cast<std::uint32_t>(s.size());
+    std::memcpy(at, &len, sizeof len);
+    at += sizeof len;
+    std::memset(at, 0, impl_->string_capacity);
+    if (len) std::memcpy(at, s.data(), len);
+    at += impl_->string_capacity;
+  }
+  return true;
+}
+
+bool GraphInstance::restore(std::span<const std::byte> in) {
+  const std::size_t size = snapshot_size();
+  if (!impl_ || in.size() < size) return false;
+  Header h{};
+  std::memcpy(&h, in.data(), sizeof h);
+  if (h.signature != impl_->signature || h.size != size) return false;
+  // Validate the strings' lengths before changing anything.
+  const std::byte* strings = in.data() + size - impl_->strings.size() * (sizeof(std::uint32_t) + impl_->string_capacity);
+  for (size_t i = 0; i < impl_->strings.size(); ++i) {
+    std::uint32_t len = 0;
+    std::memcpy(&len, strings + i * (sizeof len + impl_->string_capacity), sizeof len);
+    if (len > impl_->string_capacity) return false;
+  }
+  const std::byte* at = in.data() + sizeof h;
+  layout(*impl_, [&](void* p, std::size_t bytes) {
+    if (bytes) std::memcpy(p, at, bytes);
+    at += bytes;
+  });
+  for (std::string& s : impl_->strings) {
+    std::uint32_t len = 0;
+    std::memcpy(&len, at, sizeof len);
+    at += sizeof len;
+    s.assign(reinterpret_cast<const char*>(at), len);
+    at += impl_->string_capacity;
+  }
+  return true;
+}
+
+}  // namespace asterune
