@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <memory>
 
 #include "anim/animator_track.hpp"
+#include "asterune/clip/binding.hpp"
 #include "asterune/core/assert.hpp"
 #include "asterune/core/prefetch.hpp"
 #include "asterune/rig/rig.hpp"
@@ -56,10 +58,28 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
       break;
     }
   for (size_t t = 0; t < tracks.size(); ++t) {
-    const TrackDesc& d = tracks[t];
+    TrackDesc d = tracks[t];
     const std::string label = "animator track '" + d.name + "' on rig '" + rig.name() + "'";
     for (size_t u = 0; u < t; ++u)
       if (tracks[u].name == d.name) return make_error(label + ": a track of that name already exists");
+    // Rule GR15: a pose-source track plays a stand-in clip (empty, 1 s) so playback, fades and
+    // composition run as for any looped track.
+    std::shared_ptr<Clip> own_clip;
+    std::shared_ptr<AnimationBinding> own_binding;
+    if (d.source) {
+      if (d.additive || d.root_motion)
+        return make_error(label + ": a pose-source (graph) track cannot be additive or extract root motion yet");
+      own_clip = std::make_shared<Clip>();
+      own_clip->name = d.name;
+      own_clip->duration = 1.0f;
+      auto cb = build_clip_binding(*own_clip, rig);
+      if (!cb.ok()) return make_error(label + ": " + cb.message());
+      own_binding = std::make_shared<AnimationBinding>();
+      own_binding->clip_binding = std::move(cb).value();
+      d.clip = own_clip.get();
+      d.binding = own_binding.get();
+      d.looped = true;
+    }
     if (!d.clip || !d.binding) return make_error(label + ": the clip and its binding are required");
     const AnimationBinding& b = *d.binding;
     if (b.mode == AnimationMode::kNative && b.clip_binding.target_signature() != rig.signature())
@@ -71,6 +91,8 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
       return make_error(label + ": weight, speed, time, reference time and mask weight must be finite");
     Track tr;
     tr.desc = d;
+    tr.own_clip = own_clip;
+    tr.own_binding = own_binding;
     tr.length = std::isfinite(d.clip->duration) && d.clip->duration > 0.0f ? d.clip->duration : 0.0f;
     tr.context = make_animation_context(b);
     tr.local.assign(n, Transform::identity());

@@ -37,8 +37,10 @@ bool Animator::sample_tracks(const Rig& rig) {
       continue;
     }
     tr.sampled =
-        sample_animation(*tr.desc.clip, *tr.desc.binding, rig, tr.state.time_position,
-                         tr.desc.looped ? WrapMode::kLoop : WrapMode::kClamp, tr.context, tr.local, tr.coverage);
+        tr.desc.source
+            ? tr.desc.source->sample_pose(rig, tr.source_dt, tr.local, tr.coverage)  // rule GR15
+            : sample_animation(*tr.desc.clip, *tr.desc.binding, rig, tr.state.time_position,
+                               tr.desc.looped ? WrapMode::kLoop : WrapMode::kClamp, tr.context, tr.local, tr.coverage);
     if (!tr.sampled) {
       tr.heading_valid = false;
       continue;

@@ -25,12 +25,14 @@ void Animator::advance_tracks(float dt, bool advance) {
     tr.lap = 0;
     tr.k = 0;
     tr.emitted = 0;
+    tr.source_dt = 0.0f;
     if (!advance) continue;
     const float speed = tr.state.speed;
     const float t0 = tr.state.time_position;
     const bool was_playing = tr.state.playing;
     const bool moves = (was_playing || tr.state.weight_current != 0.0f) && tr.length > 0.0f && speed != 0.0f;
     if (moves) {
+      tr.source_dt = std::fabs(speed * dt);  // rule GR15: what a pose source advances
       const double L = static_cast<double>(tr.length);
       tr.forward = speed > 0.0f;
       tr.looped_walk = tr.desc.looped;

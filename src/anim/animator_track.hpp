@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "asterune/anim/animator.hpp"
@@ -28,6 +29,11 @@ struct Animator::Track {
   bool ending = false;        // stopped, kEnded not yet reported
   bool stop_pending = false;  // a command stopped it: kStopped at the next update's start
   bool sampled = false;       // sampled this update (contributes)
+  // Rule GR15: a pose-source track carries a stand-in clip (empty, 1 s, looped) and its binding
+  // so playback runs unchanged; source_dt is this update's advance for the source.
+  std::shared_ptr<const Clip> own_clip;
+  std::shared_ptr<const AnimationBinding> own_binding;
+  float source_dt = 0.0f;
 
   // Root motion (rule AN9): headings of the root joint's part at clip time 0, at the end, and
   // at the previous update's time.

@@ -95,6 +95,10 @@ GraphReport GraphInstance::update(const Rig& rig, float dt, std::span<Transform>
   return report;
 }
 
+bool GraphInstance::sample_pose(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage) {
+  return update(rig, dt, local, coverage).ok;
+}
+
 float GraphInstance::node_weight(int node) const {
   if (node < 0 || node >= node_count()) return 0.0f;
   const NodeState& st = impl_->state[static_cast<size_t>(node)];

@@ -1,6 +1,7 @@
 // Private layout of GraphInstance: the built (read-only) node definitions, the per-node runtime
 // state (plain data: snapshot() copies it as bytes), the pose buffers and the helpers the
-// update's passes share (src/graph/graph_update.cpp, graph_nodes.cpp, graph_weights.cpp).
+// update's passes share (src/graph/graph_tick.cpp, graph_select.cpp, graph_eval.cpp,
+// graph_weights.cpp).
 #pragma once
 
 #include <cstdint>

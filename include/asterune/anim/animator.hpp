@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "asterune/anim/blending_job.hpp"
+#include "asterune/anim/pose_source.hpp"
 #include "asterune/clip/clip.hpp"
 #include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
@@ -63,6 +64,10 @@ struct TrackDesc {
   std::string name;                            // unique within the animator
   const Clip* clip = nullptr;
   const AnimationBinding* binding = nullptr;   // build_animation_binding(*clip, rig, ...)
+  /// Rule GR15: instead of clip + binding, a pose source (an animation graph) the track plays:
+  /// it advances by dt x |speed| while the track contributes; looped, no markers, no additive
+  /// or root motion. Not owned; it must outlive the animator (copies of the animator share it).
+  PoseSource* source = nullptr;
   TrackPriority priority = TrackPriority::kCore;
   bool looped = true;
   float weight = 1.0f;   // weight when playing at start (play() takes PlayOptions::weight)

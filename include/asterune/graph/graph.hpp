@@ -22,6 +22,7 @@
 #include <span>
 #include <string_view>
 
+#include "asterune/anim/pose_source.hpp"
 #include "asterune/core/result.hpp"
 #include "asterune/graph/graph_desc.hpp"
 #include "asterune/math/transform.hpp"
@@ -54,10 +55,11 @@ struct GraphReport {
   int events_dropped = 0;   // events that did not fit the buffer (counted, not stored)
 };
 
-class GraphInstance {
+/// Plays as one Animator track through PoseSource (rule GR15): TrackDesc::source = &instance.
+class GraphInstance : public PoseSource {
  public:
   GraphInstance();
-  ~GraphInstance();
+  ~GraphInstance() override;
   GraphInstance(const GraphInstance&) = delete;
   GraphInstance& operator=(const GraphInstance&) = delete;
   GraphInstance(GraphInstance&&) noexcept;
@@ -94,6 +96,10 @@ class GraphInstance {
   /// Allocation-free, no exceptions, deterministic.
   GraphReport update(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage,
                      std::span<GraphEvent> events = {});
+
+  /// PoseSource (rule GR15): update() without events (the animator does not report graph
+  /// events yet); true when the pose was written.
+  bool sample_pose(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage) override;
 
   // --- what the last update did (for reports and tools) --------------------------------
   /// The node's share of the output pose in the last update (rule GR12); 0 when inactive.
