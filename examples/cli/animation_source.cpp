@@ -47,7 +47,9 @@ void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::Scen
   if (!b) throw CliError(path.string() + ": " + b.message());
   out.binding = std::move(b).value();
   out.mapped = out.binding.retarget->mapped_count();
-  if (retarget.plant_feet && !out.contacts.spans().empty()) {  // rule RT19
+  if (retarget.plant_feet && out.contacts.in_place())  // rule RT20: the ground slides under it
+    std::cerr << "asterune-solve: note: " << path.string() << ": the clip walks in place: plant_feet is not applied\n";
+  if (retarget.plant_feet && !out.contacts.spans().empty() && !out.contacts.in_place()) {  // rule RT19
     auto plant = build_foot_plant(out.source.clip, out.binding, rig, out.contacts);
     if (!plant) throw CliError(path.string() + ": " + plant.message());
     out.binding.plant = std::make_shared<const FootPlant>(std::move(plant).value());
