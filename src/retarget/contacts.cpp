@@ -367,10 +367,17 @@ Result<std::vector<float>> contact_soles(const Clip& clip, const SourceSkeleton&
   auto roles = rig_roles(rig);
   if (!roles) return roles.error();
   for (size_t i = 0; i < contacts.feet.size(); ++i) {
-    const Role role = contacts.feet[i].side == "Left" ? Role::kLeftFoot : Role::kRightFoot;
-    if (!roles.value().has(role)) continue;
-    const JointLookup j = rig.find_joint(roles.value()[role]);
-    if (j.found()) target[i] = j.index;
+    // Rule RT21: the leg's lowest part is the foot; a rig without one (R6) stands on its lower
+    // or its only leg part, whose box's lowest corner is then the sole.
+    const bool left = contacts.feet[i].side == "Left";
+    const Role chain[] = {left ? Role::kLeftFoot : Role::kRightFoot, left ? Role::kLeftLowerLeg : Role::kRightLowerLeg,
+                          left ? Role::kLeftUpperLeg : Role::kRightUpperLeg};
+    for (Role role : chain) {
+      if (!roles.value().has(role)) continue;
+      const JointLookup j = rig.find_joint(roles.value()[role]);
+      if (j.found()) target[i] = j.index;
+      break;
+    }
   }
   auto binding = build_retarget_binding(source, rig, profile);
   if (!binding) return binding.error();

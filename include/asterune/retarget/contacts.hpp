@@ -140,7 +140,8 @@ Result<FootContacts> find_foot_contacts(const Clip& clip, const SourceSkeleton& 
 /// Rule RT16, the target side: the floor (source units) that puts the target's contacting soles
 /// on its ground. Retargets every contact frame through `profile` (its floor set, e.g. to
 /// contacts.floor) onto `rig` and measures the sole of the target foot with the same role as the
-/// contacting source foot (left_foot / right_foot): the lowest corner of the foot part's box,
+/// contacting source foot (left_foot / right_foot; a leg without a foot, R6: its lowest leg
+/// part, rule RT21): the lowest corner of that part's box,
 /// above the target's ground (the lowest rest corner of the feet, root part at identity). The
 /// median m of those heights (studs) moves the floor by m / (units_to_studs * scale), so the
 /// median contacting sole lands on the ground, whatever the two skeletons' foot shapes and
