@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "asterune/retarget/foot_level.hpp"
 #include "asterune/rig/rig.hpp"
 
 namespace asterune::cli {
@@ -34,6 +35,10 @@ void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::Scen
   }
   auto profile = io::build_scene_profile(retarget, out.source.skeleton, rig, out.source.rest_on_ground, &out.roles);
   if (!profile) throw CliError(path.string() + ": " + profile.message());
+  // Rule RT22: each foot calibrated from its own contacts, so mid-stance feet are level; first,
+  // because it moves the soles the floor is then fitted to.
+  auto levelled = level_clip_feet(out.source.clip, out.source.skeleton, rig, profile.value());
+  if (!levelled) throw CliError(path.string() + ": " + levelled.message());
   // Rules RT16, RT17: the clip's foot contacts set the floor and become Footstep markers.
   auto contacts = io::resolve_scene_floor(retarget, out.source, rig, profile.value());
   if (!contacts) throw CliError(path.string() + ": " + contacts.message());
