@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "asterune/retarget/first_frame.hpp"
 #include "asterune/retarget/foot_level.hpp"
 #include "asterune/rig/rig.hpp"
 
@@ -17,10 +18,17 @@ BakeCache& bake_cache() {
 }  // namespace
 
 void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::SceneRetarget& retarget, const Rig& rig,
-               bool bake, RetargetCache* cache) {
+               bool bake, RetargetCache* cache, bool keep_first_frame) {
   auto loaded = io::load_source_clip(path, retarget.units_to_studs);
   if (!loaded) throw CliError(loaded.message());
   out.source = std::move(loaded).value();
+  if (!out.source.native_only && !keep_first_frame) {  // rule RT23: a converter's T-pose is not motion
+    const FirstFrameCheck first = detect_synthetic_first_frame(out.source.clip, out.source.skeleton);
+    if (first.synthetic) {
+      drop_first_frame(out.source.clip, first.frame_time);
+      std::cerr << "asterune-solve: note: " << path.string() << ": " << first.note << " (--keep-first-frame keeps it)\n";
+    }
+  }
   // A KeyframeSequence from another Roblox rig retargets from it, or plays what matches; a
   // skeleton source gets its reference pose and origin. What changed goes to stderr.
   auto notes = io::prepare_scene_source(out.source, retarget, rig, path.string());
@@ -86,12 +94,12 @@ std::string BoundClip::description(const Rig& rig) const {
 }
 
 AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base,
-                                         bool bake)
+                                         bool bake, bool keep_first_frame)
     : rig_(rig), base_(std::move(base)) {
   scratch_local_.resize(static_cast<size_t>(rig.joint_count()));
   scratch_coverage_.resize(static_cast<size_t>(rig.joint_count()));
   wrap_ = animation.loop ? WrapMode::kLoop : WrapMode::kClamp;
-  bind_clip(clip_, animation.clip, animation.retarget, rig, bake);
+  bind_clip(clip_, animation.clip, animation.retarget, rig, bake, nullptr, keep_first_frame);
   context_ = make_animation_context(clip_.binding);
 }
 

@@ -39,9 +39,11 @@ struct BoundClip {
 
 /// Loads `path` (io::load_source_clip) and binds it to `rig` into `out`, retargeting with
 /// `retarget` when the names do not bind natively; `cache` (optional) shares retarget bindings
-/// between clips of one skeleton. Throws CliError naming the clip and the reason.
+/// between clips of one skeleton. A skeleton clip's synthetic first frame (rule RT23) is left
+/// out, with a note on stderr, unless `keep_first_frame` (--keep-first-frame). Throws CliError
+/// naming the clip and the reason.
 void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::SceneRetarget& retarget, const Rig& rig,
-               bool bake, RetargetCache* cache = nullptr);
+               bool bake, RetargetCache* cache = nullptr, bool keep_first_frame = false);
 
 /// The animator track a scene track plays: its settings over `bound`'s clip and binding (which
 /// must outlive it). A KeyframeSequence's Priority and Loop are the defaults (docs/formats.md,
@@ -57,7 +59,7 @@ class AnimationPoseSource final : public PoseSource {
   /// `bake` (--bake): a retargeted clip is baked once through a BakeCache (rule RT9) and
   /// played natively from the baked clip; a native clip is played as it is.
   AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base = {},
-                      bool bake = false);
+                      bool bake = false, bool keep_first_frame = false);
   void sample(float time, float dt, std::span<Transform> local, std::span<float> coverage) override;
 
   void foot_contacts(float time, std::vector<io::FootContactRecord>& out) const override;

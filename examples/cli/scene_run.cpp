@@ -59,13 +59,15 @@ Run make_run(const RunRequest& opt) {
     return std::move(pose.value());
   };
   if (!scene.tracks.empty() || !scene.commands.empty()) {
-    auto source = std::make_unique<AnimatorPoseSource>(scene, run.rig, run.dt, base_pose(), opt.bake);
+    auto source = std::make_unique<AnimatorPoseSource>(scene, run.rig, run.dt, base_pose(), opt.bake,
+                                                       opt.keep_first_frame);
     for (std::string& note : source->notes()) run.notes.push_back(std::move(note));
     for (std::string& note : source->contact_notes()) run.warnings.push_back(std::move(note));  // rule RT16
     run.source = std::move(source);
   } else if (scene.animation) {
     std::optional<Pose> base = base_pose();
-    auto source = std::make_unique<AnimationPoseSource>(*scene.animation, run.rig, std::move(base), opt.bake);
+    auto source = std::make_unique<AnimationPoseSource>(*scene.animation, run.rig, std::move(base), opt.bake,
+                                                        opt.keep_first_frame);
     run.notes.push_back("animation: " + scene.animation->clip.string() + ", " + source->description());
     if (!source->contact_note().empty()) run.warnings.push_back(source->contact_note());
     run.markers = source->markers();
