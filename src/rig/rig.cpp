@@ -396,6 +396,11 @@ Result<Rig> build_rig(const RigDesc& desc) {
     h.integer(rig.parents_[j]);
     h.transform(rig.c0_[j]);
     h.transform(rig.c1_[j]);
+    // Rule R9: the part sizes too (the retarget measures legs and soles from them).
+    for (int part : {rig.part0_[j], rig.part1_[j]}) {
+      const glm::vec3& size = rig.parts_[static_cast<size_t>(part)].size;
+      h.real(size.x), h.real(size.y), h.real(size.z);
+    }
   }
   rig.signature_ = h.value();
   return rig;
