@@ -94,12 +94,15 @@ std::string BoundClip::description(const Rig& rig) const {
 }
 
 AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base,
-                                         bool bake, bool keep_first_frame)
+                                         bool bake, bool keep_first_frame, bool file_loop)
     : rig_(rig), base_(std::move(base)) {
   scratch_local_.resize(static_cast<size_t>(rig.joint_count()));
   scratch_coverage_.resize(static_cast<size_t>(rig.joint_count()));
   wrap_ = animation.loop ? WrapMode::kLoop : WrapMode::kClamp;
   bind_clip(clip_, animation.clip, animation.retarget, rig, bake, nullptr, keep_first_frame);
+  // Rule AN11: a clip on its own plays as its file says, else once, ending on its last pose
+  // (clamped at t = duration instead of wrapping to frame 0's pose).
+  if (file_loop) wrap_ = clip_.source.loop.value_or(false) ? WrapMode::kLoop : WrapMode::kClamp;
   context_ = make_animation_context(clip_.binding);
 }
 

@@ -58,8 +58,11 @@ class AnimationPoseSource final : public PoseSource {
   /// covers (coverage > 0).
   /// `bake` (--bake): a retargeted clip is baked once through a BakeCache (rule RT9) and
   /// played natively from the baked clip; a native clip is played as it is.
+  /// `file_loop` (a --clip run without a scene): the clip plays as its file says (a Roblox
+  /// Loop = true loops), else once, clamped at its last pose (rule AN11); otherwise the scene's
+  /// `loop` decides.
   AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base = {},
-                      bool bake = false, bool keep_first_frame = false);
+                      bool bake = false, bool keep_first_frame = false, bool file_loop = false);
   void sample(float time, float dt, std::span<Transform> local, std::span<float> coverage) override;
 
   void foot_contacts(float time, std::vector<io::FootContactRecord>& out) const override;

@@ -31,6 +31,8 @@ Run make_run(const RunRequest& opt) {
   // Command-line overrides (paths on the command line are relative to the current folder).
   if (!opt.rig.empty()) scene.rig = opt.rig;
   if (!opt.pose.empty()) scene.pose = opt.pose;
+  // A --clip that brings the scene's only animation plays as its file says (rule AN11).
+  const bool file_loop = !opt.clip.empty() && !scene.animation;
   if (!opt.clip.empty()) {  // keeps the scene's loop/retarget settings, else the defaults
     if (!scene.animation) scene.animation = io::SceneAnimation{};
     scene.animation->clip = opt.clip;
@@ -67,7 +69,7 @@ Run make_run(const RunRequest& opt) {
   } else if (scene.animation) {
     std::optional<Pose> base = base_pose();
     auto source = std::make_unique<AnimationPoseSource>(*scene.animation, run.rig, std::move(base), opt.bake,
-                                                        opt.keep_first_frame);
+                                                        opt.keep_first_frame, file_loop);
     run.notes.push_back("animation: " + scene.animation->clip.string() + ", " + source->description());
     if (!source->contact_note().empty()) run.warnings.push_back(source->contact_note());
     run.markers = source->markers();
