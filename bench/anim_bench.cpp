@@ -4,12 +4,17 @@
 // to the right arm with its descendants; fades, time, events, sampling and composition.
 // BM_AnimatorR15Compose: the composition alone (Animator::compose on the same four samples, no
 // sampling). Counter ns_per_joint_track: nanoseconds per joint per track.
+// BM_Blend60x2, BM_Blend60x4: the blending job alone (blend_poses, kFast, the graph's blend) on a
+// 60-joint pose of random local transforms, 2 and 4 layers of weight 1/layers each, no per-joint
+// weights (ozz's BlendingJob case). Counter ns_per_joint_layer: nanoseconds per joint per layer.
 #include <benchmark/benchmark.h>
 
 #include <array>
+#include <cstdint>
 #include <vector>
 
 #include "asterune/anim/animator.hpp"
+#include "asterune/anim/blending_job.hpp"
 #include "asterune/clip/binding.hpp"
 #include "asterune/rig/builtin.hpp"
 #include "asterune/rig/rig.hpp"
@@ -88,6 +93,58 @@ void BM_AnimatorR15Compose(benchmark::State& state) {
   report(state, f.rig, a.track_count());
 }
 BENCHMARK(BM_AnimatorR15Compose);
+
+// A 60-joint humanoid's local pose per layer: rotations of up to about 100 degrees about random
+// axes (either sign), positions within a stud; a fixed generator, the same on every library.
+struct BlendFixture {
+  static constexpr size_t kJoints = 60;
+  std::vector<std::vector<Transform>> poses;
+  std::vector<BlendLayer> layers;
+  std::vector<Transform> out = std::vector<Transform>(kJoints);
+  std::vector<float> coverage = std::vector<float>(kJoints);
+
+  explicit BlendFixture(int layer_count) {
+    std::uint32_t seed = 17u;
+    const auto next = [&]() {
+      seed = seed * 1664525u + 1013904223u;
+      return static_cast<float>(seed >> 8) * (1.0f / 16777216.0f);
+    };
+    for (int l = 0; l < layer_count; ++l) {
+      std::vector<Transform> pose(kJoints);
+      for (Transform& t : pose) {
+        const glm::vec3 axis(next() - 0.5f, next() - 0.5f, next() - 0.5f);
+        t.rotation = glm::angleAxis(1.8f * (next() - 0.5f), glm::normalize(axis + glm::vec3(0.01f, 0.0f, 0.0f)));
+        if (next() < 0.3f) t.rotation = -t.rotation;
+        t.position = glm::vec3(next() - 0.5f, next(), next() - 0.5f);
+      }
+      poses.push_back(std::move(pose));
+    }
+    for (const auto& p : poses) layers.push_back(BlendLayer{p, 1.0f / static_cast<float>(layer_count), {}});
+  }
+};
+
+void run_blend(benchmark::State& state, int layer_count) {
+  BlendFixture f(layer_count);
+  BlendingJob job;
+  job.layers = f.layers;
+  job.output = f.out;
+  job.coverage = f.coverage;
+  for (auto _ : state) {
+    if (!blend_poses(job)) state.SkipWithError("blend failed");
+    benchmark::DoNotOptimize(f.out.data());
+    benchmark::ClobberMemory();
+  }
+  const double units = static_cast<double>(BlendFixture::kJoints) * layer_count;
+  state.counters["joints"] = static_cast<double>(BlendFixture::kJoints);
+  state.counters["layers"] = layer_count;
+  state.counters["ns_per_joint_layer"] =
+      benchmark::Counter(1e-9 * units, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void BM_Blend60x2(benchmark::State& state) { run_blend(state, 2); }
+BENCHMARK(BM_Blend60x2);
+void BM_Blend60x4(benchmark::State& state) { run_blend(state, 4); }
+BENCHMARK(BM_Blend60x4);
 
 }  // namespace
 

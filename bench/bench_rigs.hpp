@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "asterune/clip/clip.hpp"
-#include "asterune/io/bvh.hpp"
+#include "asterune/formats/bvh.hpp"
 #include "asterune/retarget/humanoid.hpp"
 #include "asterune/rig/rig.hpp"
 

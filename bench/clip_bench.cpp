@@ -10,7 +10,7 @@
 
 #include "asterune/clip/binding.hpp"
 #include "asterune/clip/sample.hpp"
-#include "asterune/io/bvh.hpp"
+#include "asterune/formats/bvh.hpp"
 #include "asterune/rig/pose.hpp"
 #include "asterune/rig/rig.hpp"
 #include "bench_rigs.hpp"

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "asterune/io/bvh.hpp"
+#include "asterune/formats/bvh.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/retarget/bake.hpp"
 #include "asterune/retarget/humanoid.hpp"

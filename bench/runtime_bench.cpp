@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "asterune/controls/ground.hpp"
-#include "asterune/io/bvh.hpp"
-#include "asterune/io/rig_loader.hpp"
+#include "asterune/formats/bvh.hpp"
+#include "asterune/documents/rig_loader.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/retarget/humanoid.hpp"
 #include "asterune/rig/rig.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "asterune/controls/stack.hpp"
-#include "asterune/io/rig_loader.hpp"
+#include "asterune/documents/rig_loader.hpp"
 #include "asterune/solvers/spring.hpp"
 
 using namespace asterune;

@@ -9,7 +9,7 @@ tests/data/roblox/PROVENANCE.md). Run from the repository root:
     python3 scripts/gen_builtin_rigs.py > src/rig/builtin_tables.inc
 
 The core library must not parse JSON, hence this one-time generation step. The test
-tests/io/builtin_rig_test.cpp re-reads the JSON files and checks the tables still match.
+tests/formats/builtin_rig_test.cpp re-reads the JSON files and checks the tables still match.
 """
 import json
 import sys

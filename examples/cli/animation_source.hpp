@@ -10,8 +10,8 @@
 #include <string>
 
 #include "asterune/anim/animator.hpp"
-#include "asterune/io/scene_animation.hpp"
-#include "asterune/io/scene_tracks.hpp"
+#include "asterune/documents/scene_animation.hpp"
+#include "asterune/documents/scene_tracks.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/retarget/cache.hpp"
 #include "run.hpp"

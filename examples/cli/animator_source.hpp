@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "asterune/anim/animator.hpp"
-#include "asterune/io/scene_file.hpp"
+#include "asterune/documents/scene_file.hpp"
 #include "asterune/retarget/cache.hpp"
 #include "animation_source.hpp"
 #include "run.hpp"

@@ -4,9 +4,9 @@
 #include <cctype>
 #include <filesystem>
 
-#include "asterune/io/curve_animation.hpp"
-#include "asterune/io/gltf_writer.hpp"
-#include "asterune/io/key_reduction.hpp"
+#include "asterune/formats/curve_animation.hpp"
+#include "asterune/formats/gltf_writer.hpp"
+#include "asterune/formats/export_tracks.hpp"
 
 namespace asterune::cli {
 namespace {
@@ -58,12 +58,12 @@ OutReport write_out_file(const std::string& path, const Run& run, std::span<cons
   check_out_path(path);
   const std::string ext = lower_extension(path);
   OutReport report;
-  auto reduce = [&](const io::KeyTracks& tracks, io::KeyCurve curve) -> io::KeyReduction {  // rule F7
+  auto reduce = [&](const KeyTracks& tracks, KeyCurve curve) -> KeyReduction {  // rule F7
     if (!(options.tolerance > 0.0f)) {  // every key kept
       report.keys_before = report.keys_after = tracks.track_count() * tracks.times.size();
       return {};
     }
-    io::KeyReduction r = io::reduce_keys(tracks, options.tolerance, curve);
+    KeyReduction r = reduce_keys(tracks, options.tolerance, curve);
     report = OutReport{r.keys_before, r.keys_after, r.max_error};
     return r;
   };
@@ -72,8 +72,8 @@ OutReport write_out_file(const std::string& path, const Run& run, std::span<cons
     c.name = std::filesystem::path(path).stem().string();
     c.loop = options.loop;
     c.priority = options.priority;
-    const io::KeyTracks tracks = io::curve_animation_tracks(run.rig, frames);
-    const io::KeyReduction r = reduce(tracks, io::KeyCurve::kEulerCubic);
+    const KeyTracks tracks = io::curve_animation_tracks(run.rig, frames);
+    const KeyReduction r = reduce(tracks, KeyCurve::kEulerCubic);
     const Status s = io::write_curve_animation_file(path, run.rig, tracks, r, c);
     if (!s) throw CliError(s.message());
   } else if (ext == ".rbxmx") {
@@ -81,7 +81,7 @@ OutReport write_out_file(const std::string& path, const Run& run, std::span<cons
     k.name = std::filesystem::path(path).stem().string();
     k.loop = options.loop;
     k.priority = options.priority;
-    io::KeyReduction r = reduce(io::keyframe_sequence_tracks(run.rig, frames), io::KeyCurve::kEased);
+    KeyReduction r = reduce(io::keyframe_sequence_tracks(run.rig, frames), KeyCurve::kEased);
     k.joint_keys = std::move(r.keys);
     k.joint_key_values = std::move(r.values);
     k.joint_key_easing = std::move(r.easing);
@@ -90,7 +90,7 @@ OutReport write_out_file(const std::string& path, const Run& run, std::span<cons
     if (!s) throw CliError(s.message());
   } else {
     io::GltfWriteOptions g;
-    io::KeyReduction r = reduce(io::gltf_node_tracks(run.rig, frames), io::KeyCurve::kCubicSpline);
+    KeyReduction r = reduce(io::gltf_node_tracks(run.rig, frames), KeyCurve::kCubicSpline);
     g.node_keys = std::move(r.keys);
     g.node_key_values = std::move(r.values);
     g.node_key_tangents = std::move(r.tangents);

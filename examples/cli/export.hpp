@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "asterune/io/keyframe_sequence.hpp"
-#include "asterune/io/svg_writer.hpp"
+#include "asterune/formats/keyframe_sequence.hpp"
+#include "asterune/drawing/svg_writer.hpp"
 #include "run.hpp"
 
 namespace asterune::cli {

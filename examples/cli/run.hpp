@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "asterune/controls/ground.hpp"
-#include "asterune/io/frames_file.hpp"
-#include "asterune/io/scene_file.hpp"
+#include "asterune/documents/frames_file.hpp"
+#include "asterune/documents/scene_file.hpp"
 #include "asterune/rig/pose.hpp"
 #include "asterune/rig/rig.hpp"
 

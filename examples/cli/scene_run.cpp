@@ -5,9 +5,9 @@
 #include <memory>
 #include <string>
 
-#include "asterune/io/pose_file.hpp"
-#include "asterune/io/rig_loader.hpp"
-#include "asterune/io/scene_file.hpp"
+#include "asterune/documents/pose_file.hpp"
+#include "asterune/documents/rig_loader.hpp"
+#include "asterune/documents/scene_file.hpp"
 #include "animation_source.hpp"
 #include "animator_source.hpp"
 #include "controls_step.hpp"

@@ -1,6 +1,6 @@
 // asterune-viewer: drawing a scene with OpenGL 3.3 core. Two shaders: lit boxes (instanced:
 // one model matrix and colour per box, so 10,000 characters of 15 parts are one draw call) and
-// coloured lines and points. What is drawn follows the CLI's SVG (src/io/svg_writer.cpp):
+// coloured lines and points. What is drawn follows the CLI's SVG (src/drawing/svg_writer.cpp):
 // part boxes, joint pivots, bones, the root part, ground shapes (non-colliding ones as
 // outlines), foot rays, hits and normals, control targets (crosses) and poles (diamonds), plus
 // spring chains and their colliders and a grid in studs.

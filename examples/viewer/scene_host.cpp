@@ -2,9 +2,9 @@
 
 #include <cmath>
 
-#include "asterune/io/pose_file.hpp"
-#include "asterune/io/rig_loader.hpp"
-#include "asterune/io/scene_tracks.hpp"
+#include "asterune/documents/pose_file.hpp"
+#include "asterune/documents/rig_loader.hpp"
+#include "asterune/documents/scene_tracks.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/rig/pose.hpp"
 #include "run.hpp"

@@ -13,7 +13,7 @@
 
 #include "animation_source.hpp"
 #include "asterune/controls/ground.hpp"
-#include "asterune/io/scene_file.hpp"
+#include "asterune/documents/scene_file.hpp"
 #include "asterune/retarget/cache.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/runtime/character.hpp"

@@ -16,11 +16,6 @@
 namespace asterune::detail {
 namespace {
 
-float smoothstep01(float x) {
-  x = std::clamp(x, 0.0f, 1.0f);
-  return x * x * (3.0f - 2.0f * x);
-}
-
 // Unit v, or nullopt when zero or nonfinite.
 std::optional<glm::vec3> unit(const glm::vec3& v) {
   const float len = glm::length(v);

@@ -1,3 +1,4 @@
+#include "asterune/math/cframe.hpp"
 #include "asterune/math/transform.hpp"
 
 #include <cmath>

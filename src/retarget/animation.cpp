@@ -1,6 +1,7 @@
 #include "asterune/retarget/animation.hpp"
 
 #include "asterune/core/assert.hpp"
+#include "asterune/retarget/cache.hpp"
 #include "asterune/rig/rig.hpp"
 
 namespace asterune {

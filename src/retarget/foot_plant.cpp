@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "asterune/math/scalar.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/retarget/contacts.hpp"
 #include "asterune/retarget/humanoid.hpp"
@@ -16,11 +17,6 @@ namespace {
 constexpr float kDefaultBlendOut = 0.2f;
 constexpr float kReachMargin = 0.002f;  // the held leg stays this fraction short of straight
 constexpr float kMaxDrop = 0.25f;       // the pelvis goes down by at most this fraction of the leg
-
-float smoothstep01(float x) {
-  const float u = std::clamp(x, 0.0f, 1.0f);
-  return u * u * (3.0f - 2.0f * u);
-}
 
 glm::vec3 sole_point(const Transform& foot_part, const glm::vec3& sole) { return foot_part.position + foot_part.rotation * sole; }
 

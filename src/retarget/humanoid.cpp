@@ -7,6 +7,7 @@
 
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
+#include "asterune/math/cframe.hpp"
 #include "axes.hpp"
 
 namespace asterune {

@@ -1,4 +1,5 @@
 #include "asterune/rig/builtin.hpp"
+#include "asterune/math/cframe.hpp"
 
 #include <array>
 

@@ -71,16 +71,6 @@ bool chain_deltas(std::span<const glm::vec3> before, std::span<const glm::vec3> 
   return true;
 }
 
-bool apply_chain_deltas(std::span<const glm::quat> deltas, std::span<glm::quat> orientations) {
-  if (deltas.size() != orientations.size()) return false;
-  glm::quat acc(1.0f, 0.0f, 0.0f, 0.0f);
-  for (std::size_t i = 0; i < deltas.size(); ++i) {
-    acc = glm::normalize(deltas[i] * acc);
-    orientations[i] = glm::normalize(acc * orientations[i]);
-  }
-  return true;
-}
-
 float chain_length(std::span<const glm::vec3> points) {
   float total = 0.0f;
   for (std::size_t i = 0; i + 1 < points.size(); ++i) total += detail::segment_length(points, i);

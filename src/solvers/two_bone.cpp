@@ -16,11 +16,6 @@ constexpr float kTiny = 1e-6f;
 
 bool soft_reach_on(float s) { return std::isfinite(s) && s > 0.0f && s < 1.0f; }
 
-float smoothstep01(float x) {
-  x = std::clamp(x, 0.0f, 1.0f);
-  return x * x * (3.0f - 2.0f * x);
-}
-
 // Unit component of v orthogonal to the unit axis, or zero when v is (nearly) along it.
 glm::vec3 orthogonal_part(const glm::vec3& v, const glm::vec3& axis, float min_len) {
   const glm::vec3 p = v - glm::dot(v, axis) * axis;

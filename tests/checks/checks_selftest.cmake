@@ -49,6 +49,17 @@ run_check(rule_citations.cmake TRUE "src/clip/bad.cpp:1;${undefined_id};${ticket
 file(WRITE "${WORK_DIR}/src/rig/up.cpp" "#include \"asterune/clip/clip.hpp\"\n")
 file(WRITE "${WORK_DIR}/include/asterune/solvers/up.hpp" "#include <nlohmann/json.hpp>\n")
 run_check(include_layers.cmake TRUE "src/rig/up.cpp;asterune/clip/clip.hpp;include/asterune/solvers/up.hpp;nlohmann/json.hpp")
+file(REMOVE "${WORK_DIR}/src/rig/up.cpp" "${WORK_DIR}/include/asterune/solvers/up.hpp")
+# Upward through the src/ root and by a relative path: both must be credited to clip, not rig.
+file(WRITE "${WORK_DIR}/src/clip/private.hpp" "#include <vector>\n")
+file(WRITE "${WORK_DIR}/src/rig/up_root.cpp" "#include \"clip/private.hpp\"\n")
+file(WRITE "${WORK_DIR}/src/rig/up_relative.cpp" "#include \"../clip/private.hpp\"\n")
+run_check(include_layers.cmake TRUE "src/rig/up_root.cpp;src/rig/up_relative.cpp;clip/private.hpp")
+file(REMOVE "${WORK_DIR}/src/rig/up_root.cpp" "${WORK_DIR}/src/rig/up_relative.cpp")
+file(WRITE "${WORK_DIR}/src/rig/down_root.cpp" "#include \"rig/private.hpp\"\n#include \"private.hpp\"\n")
+file(WRITE "${WORK_DIR}/src/rig/private.hpp" "#include <vector>\n")
+run_check(include_layers.cmake FALSE "")
+file(REMOVE "${WORK_DIR}/src/rig/down_root.cpp" "${WORK_DIR}/src/rig/private.hpp")
 
 set(gone "go")
 string(APPEND gone "ne.hpp")                        # a bare name no file has

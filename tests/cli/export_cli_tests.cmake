@@ -1,6 +1,6 @@
 # asterune-solve --out FILE.glb / FILE.gltf (glTF export) and --bake, run against the real binary:
 #   cmake -DCLI=<asterune-solve> -DSOURCE_DIR=<repo> -DTMP_ROOT=<tmp root> -P export_cli_tests.cmake
-# The numbers inside the glTF are checked by tests/io/gltf_writer_test.cpp; here: the files are
+# The numbers inside the glTF are checked by tests/formats/gltf_writer_test.cpp; here: the files are
 # written whole, with every frame, while stdout still prints the chosen frames.
 cmake_minimum_required(VERSION 3.25)
 set(TMP_NAME cli_export)

@@ -2,7 +2,7 @@
 // run_frames, write_svg_file, write_out_file): the written files are read back (pugixml for the
 // SVG and the KeyframeSequence, nlohmann-json for the glTF) and their numbers compared with
 // values worked out here from the scene's numbers and the projection documented in
-// include/asterune/io/svg_writer.hpp, never with values taken from the writers.
+// include/asterune/drawing/svg_writer.hpp, never with values taken from the writers.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

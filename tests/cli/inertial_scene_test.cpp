@@ -15,8 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "asterune/io/frames_file.hpp"
-#include "asterune/io/scene_animation.hpp"
+#include "asterune/documents/frames_file.hpp"
+#include "asterune/documents/scene_animation.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "run.hpp"
 #include "scene_run.hpp"

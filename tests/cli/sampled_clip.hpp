@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "asterune/io/scene_animation.hpp"
+#include "asterune/documents/scene_animation.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/retarget/first_frame.hpp"
 #include "asterune/retarget/foot_level.hpp"

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <string>
 
-#include <asterune/io/gltf.hpp>
+#include <asterune/formats/gltf.hpp>
 
 // Images are not decoded (stb is compiled out): accept them undecoded.
 static bool ignore_image(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int,

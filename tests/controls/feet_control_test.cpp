@@ -11,7 +11,7 @@
 
 #include "asterune/controls/ground.hpp"
 #include "asterune/math/scalar.hpp"
-#include "asterune/io/scene_animation.hpp"
+#include "asterune/documents/scene_animation.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "control_helpers.hpp"
 #include "support/alloc_counter.hpp"

@@ -12,8 +12,8 @@
 #include <catch2/catch.hpp>
 
 #include "asterune/controls/stack.hpp"
-#include "asterune/io/rig_loader.hpp"
-#include "asterune/io/scene_animation.hpp"
+#include "asterune/documents/rig_loader.hpp"
+#include "asterune/documents/scene_animation.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/rig/world.hpp"
 #include "asterune/solvers/spring.hpp"

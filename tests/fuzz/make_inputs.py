@@ -245,7 +245,7 @@ def regressions():
     write("regression/frame", "look_target_flt_max_dt_inf.bin",
           frame_input(look_target=(FLT_MAX, FLT_MAX, -FLT_MAX), dt=float("inf"), ik_smooth=0.5, frames=2))
     # 8. 20,000 nested Items around a KeyframeSequence overflowed the stack through recursion
-    # (the reader is iterative now, rule RG5; tests/io/keyframe_sequence_fidelity_test.cpp also
+    # (the reader is iterative now, rule RG5; tests/formats/keyframe_sequence_fidelity_test.cpp also
     # nests Poses 20,000 deep, too large a file to keep here).
     write("regression/keyframe_sequence", "nested_items_20000.rbxmx",
           '<roblox version="4">' + '<Item class="Model">' * 20000 + sequence([arm_keyframe(0.0, 10.0)])[18:-10]

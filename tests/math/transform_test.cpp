@@ -5,6 +5,7 @@
 #include <limits>
 #include <random>
 
+#include "asterune/math/cframe.hpp"
 #include "asterune/math/transform.hpp"
 #include "support/math.hpp"
 

@@ -4,9 +4,10 @@
 
 #include <cstring>
 
-#include "asterune/io/bvh.hpp"
+#include "asterune/formats/bvh.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/retarget/bake.hpp"
+#include "asterune/retarget/cache.hpp"
 #include "asterune/retarget/humanoid.hpp"
 #include "asterune/retarget/rig_source.hpp"
 #include "asterune/rig/builtin.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "asterune/io/scene_animation.hpp"
+#include "asterune/documents/scene_animation.hpp"
 #include "asterune/retarget/contacts.hpp"
 #include "asterune/rig/world.hpp"
 

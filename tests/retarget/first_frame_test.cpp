@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "asterune/io/scene_animation.hpp"
+#include "asterune/documents/scene_animation.hpp"
 #include "asterune/retarget/first_frame.hpp"
 
 using namespace asterune;

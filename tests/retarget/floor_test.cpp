@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "asterune/clip/sample.hpp"
-#include "asterune/io/rig_loader.hpp"
-#include "asterune/io/scene_animation.hpp"
+#include "asterune/documents/rig_loader.hpp"
+#include "asterune/documents/scene_animation.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/retarget/contacts.hpp"
 #include "asterune/rig/builtin.hpp"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "asterune/io/rig_loader.hpp"
-#include "asterune/io/scene_animation.hpp"
+#include "asterune/documents/rig_loader.hpp"
+#include "asterune/documents/scene_animation.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/retarget/contacts.hpp"
 #include "asterune/retarget/foot_level.hpp"

@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "asterune/clip/sample.hpp"
-#include "asterune/io/bvh.hpp"
+#include "asterune/formats/bvh.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/retarget/humanoid.hpp"
 #include "asterune/rig/builtin.hpp"

@@ -4,7 +4,7 @@
 
 #include "asterune/clip/binding.hpp"
 #include "asterune/clip/sample.hpp"
-#include "asterune/io/bvh.hpp"
+#include "asterune/formats/bvh.hpp"
 #include "asterune/retarget/binding.hpp"
 #include "asterune/retarget/humanoid.hpp"
 #include "asterune/retarget/source_rest.hpp"

@@ -9,8 +9,8 @@
 
 #include "asterune/clip/binding.hpp"
 #include "asterune/clip/sample.hpp"
-#include "asterune/io/bvh.hpp"
-#include "asterune/io/gltf.hpp"
+#include "asterune/formats/bvh.hpp"
+#include "asterune/formats/gltf.hpp"
 #include "asterune/retarget/binding.hpp"
 #include "asterune/retarget/humanoid.hpp"
 #include "asterune/rig/builtin.hpp"

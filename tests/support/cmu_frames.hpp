@@ -10,9 +10,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "asterune/io/frames_file.hpp"
-#include "asterune/io/rig_loader.hpp"
-#include "asterune/io/scene_animation.hpp"
+#include "asterune/documents/frames_file.hpp"
+#include "asterune/documents/rig_loader.hpp"
+#include "asterune/documents/scene_animation.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"

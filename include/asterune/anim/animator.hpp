@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "asterune/anim/blending_job.hpp"
 #include "asterune/clip/clip.hpp"
 #include "asterune/core/result.hpp"
 #include "asterune/math/transform.hpp"
@@ -188,12 +189,20 @@ class Animator {
   void prefetch() const;
 
  private:
-  // Per-track state and scratch, composition order, inertial offsets: defined by
-  // src/anim/animator.cpp (the implementer owns this section).
+  // Per-track state and scratch (src/anim/animator_track.hpp, the implementer's section).
   struct Track;
-  // Writes the composed pose, and the same transforms into `history` unless it is null.
-  // Returns false when additive layers changed `local` after `history` was written.
-  bool compose_samples(std::span<Transform> local, std::span<float> coverage, Transform* history) const;
+  // The steps of update(), in order (docs/animator.md).
+  void advance_tracks(float dt, bool advance);                            // 1 (AN1, AN2)
+  void write_events(std::span<AnimEvent> events, AnimatorReport& report);  // 2 (AN7)
+  bool sample_tracks(const Rig& rig);                                     // 3; true: root motion
+  void compose_samples(std::span<Transform> local, std::span<float> coverage) const;  // 4-5
+  void capture_inertial(std::span<const Transform> local);                // 6 (AN8)
+  void decay_inertial(std::span<Transform> local, float dt, bool advance);
+  Transform root_delta() const;                                           // 7 (AN9)
+  // The composition's inputs to the blending job: the override layers with their budgeted
+  // weights and the rest shares (AN4), and the additive layers (AN6); each returns its count.
+  size_t budget_layers() const;
+  size_t additive_layers() const;
   // One decaying offset of an inertial transition (rule AN8): x(t) along `axis` (an angle in
   // radians for a rotation, studs for a position), Bollo's quintic reaching 0 at t1.
   struct Decay {
@@ -208,8 +217,8 @@ class Animator {
   std::vector<int> override_order_;  // non-additive tracks, highest priority first, then build order
   std::vector<int> level_end_;       // per level of override_order_: one past its last entry
   std::vector<int> additive_order_;  // additive tracks, ascending priority, then build order
-  // The last two outputs (inertial capture) and the dt between them; next_out_ receives this
-  // frame's output from the composition, then the three rotate (no copy per frame).
+  // The last two outputs (inertial capture) and the dt between them; next_out_ receives a copy
+  // of this frame's output, then the three rotate.
   std::vector<Transform> last_out_, prev_out_, next_out_;
   float last_dt_ = 0.0f;
   bool has_last_ = false, has_prev_ = false;
@@ -217,13 +226,12 @@ class Animator {
   std::vector<Decay> decay_rotation_, decay_position_;
   bool inertial_pending_ = false, inertial_active_ = false;
   float inertial_time_ = 0.0f, inertial_elapsed_ = 0.0f;
-  // Composition scratch per joint (compose() is const but writes these: one animator is never
-  // used from two threads at once).
-  mutable std::vector<float> scratch_rest_, scratch_sum_, scratch_scale_, scratch_single_e_;
-  mutable std::vector<int> scratch_count_, scratch_single_;
-  // Per joint, three quaternions' room: the weighted rotation sum, the position sum, the first
-  // contribution's rotation (src/anim/animator.cpp).
-  mutable std::vector<glm::quat> scratch_sums_;
+  // Composition scratch (compose() is const but writes these: one animator is never used from
+  // two threads at once): per joint the remaining budget, a level's summed claims and scale;
+  // the blending job's layers.
+  mutable std::vector<float> scratch_rest_, scratch_sum_, scratch_scale_;
+  mutable std::vector<BlendLayer> scratch_layers_;
+  mutable std::vector<AdditiveLayer> scratch_additive_;
 };
 
 }  // namespace asterune

@@ -4,15 +4,11 @@
 // `a * b` composes (b expressed in a's frame); `a * p` maps a point.
 #pragma once
 
-#include <algorithm>
-#include <array>
 #include <cmath>
 #include <optional>
 
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
-
-#include "asterune/core/result.hpp"
 
 namespace asterune {
 
@@ -99,18 +95,7 @@ inline bool is_finite(const glm::quat& q) {
 }
 inline bool is_finite(const Transform& t) { return is_finite(t.rotation) && is_finite(t.position); }
 
-/// Roblox CFrame:GetComponents() order: x, y, z, R00, R01, R02, R10, R11, R12, R20, R21, R22.
-/// The rotation is row-major, its columns are the local X/Y/Z axes, and cf * v = R v + p.
-using CFrameComponents = std::array<float, 12>;
-
-CFrameComponents to_cframe(const Transform& t);
-/// Fails (with the reason) on nonfinite values or a matrix that is not a rotation within
-/// `tolerance` (orthonormal columns, determinant +1).
-Result<Transform> from_cframe(const CFrameComponents& c, float tolerance = 1e-3f);
-
-/// Column-major rotation matrix (glm convention: m[column][row]) to a unit quaternion.
-/// Fails on nonfinite values, non-orthonormal columns or a reflection (det < 0).
-Result<glm::quat> rotation_from_matrix(const glm::mat3& m, float tolerance = 1e-3f);
+/// The column-major rotation matrix of q (glm convention: m[column][row]).
 glm::mat3 rotation_matrix(const glm::quat& q);
 
 /// Normalizes q; returns nullopt for a zero-length or nonfinite quaternion.
@@ -142,7 +127,9 @@ float distance_between_wide(const glm::vec3& a, const glm::vec3& b);
 /// otherwise, zero and NaN included.
 inline float distance_between(const glm::vec3& a, const glm::vec3& b) {
   const glm::vec3 d = a - b;
-  const float m = std::max(std::fabs(d.x), std::max(std::fabs(d.y), std::fabs(d.z)));
+  const float ax = std::fabs(d.x), ay = std::fabs(d.y), az = std::fabs(d.z);
+  const float ayz = ay < az ? az : ay;  // std::max(ay, az) without <algorithm>
+  const float m = ax < ayz ? ayz : ax;
   if (m < 1e18f && m > 1e-18f) return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
   return distance_between_wide(a, b);
 }

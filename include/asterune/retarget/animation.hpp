@@ -13,10 +13,11 @@
 #include "asterune/clip/sample.hpp"
 #include "asterune/core/result.hpp"
 #include "asterune/retarget/binding.hpp"
-#include "asterune/retarget/cache.hpp"
 #include "asterune/retarget/foot_plant.hpp"
 
 namespace asterune {
+
+class RetargetCache;  // retarget/cache.hpp: bindings shared by layout signature
 
 class Rig;
 

@@ -22,6 +22,7 @@ namespace asterune {
 
 namespace detail {
 struct RigWalkAccess;
+struct RigBuilder;
 }
 
 /// Why build_rig() left a joint out of the layout (rule R3).
@@ -121,6 +122,7 @@ class Rig {
 
  private:
   friend Result<Rig> build_rig(const RigDesc& desc);
+  friend struct detail::RigBuilder;  // build_rig's stages (src/rig/rig.cpp)
   friend struct detail::RigWalkAccess;  // the walk's lanes (src/rig/walk_schedule.hpp)
 
   std::string name_;

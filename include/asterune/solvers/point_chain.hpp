@@ -11,7 +11,7 @@
 // its pivot AFTER the deltas of its chain parents have been applied:
 //     A_{-1} = identity,   A_i = deltas[i] * A_{i-1}
 //     new world orientation of part i = A_i * old world orientation of part i
-// (apply_chain_deltas does this). The two-bone solver uses the same convention.
+// The two-bone solver uses the same convention; the controls apply deltas through the rig.
 #pragma once
 
 #include <span>
@@ -53,10 +53,6 @@ struct ChainLimits {
 /// nothing is written and false is returned. No allocation.
 bool chain_deltas(std::span<const glm::vec3> before, std::span<const glm::vec3> after,
                   std::span<glm::quat> deltas);
-
-/// In place: orientations[i] = A_i * orientations[i] with A_i = deltas[i] * A_{i-1}.
-/// Sizes must match (else nothing is done and false is returned).
-bool apply_chain_deltas(std::span<const glm::quat> deltas, std::span<glm::quat> orientations);
 
 /// Sum of segment lengths |points[i+1] - points[i]|.
 float chain_length(std::span<const glm::vec3> points);

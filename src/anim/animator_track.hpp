@@ -1,0 +1,103 @@
+// The animator's private parts shared by its source files (src/anim/animator*.cpp): the
+// per-track state and scratch, and the small helpers more than one step uses.
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "asterune/anim/animator.hpp"
+
+namespace asterune {
+
+struct Animator::Track {
+  TrackDesc desc;
+  TrackState state;
+  AnimationContext context;
+  std::vector<Transform> local;  // this update's sample (joint count)
+  std::vector<float> coverage;
+  std::vector<float> mask;  // per joint; empty: 1 for every joint
+  // Composition scratch: this update's claim per joint, then its effective weight (overrides)
+  // or its additive weight (additive tracks), the blending job's per-joint weights.
+  mutable std::vector<float> claim;
+  std::vector<Transform> reference;      // additive: the reference pose
+  mutable std::vector<Transform> delta;  // additive composition scratch: sample * inverse(reference)
+  std::vector<int> markers;              // clip marker indexes in time order
+  float length = 0.0f;
+  float rate = 0.0f;          // weight units per second toward weight_target
+  float end_fade = 0.1f;      // the fade of the last play(): a non-looped track fades out over it
+  bool ending = false;        // stopped, kEnded not yet reported
+  bool stop_pending = false;  // a command stopped it: kStopped at the next update's start
+  bool sampled = false;       // sampled this update (contributes)
+
+  // Root motion (rule AN9): headings of the root joint's part at clip time 0, at the end, and
+  // at the previous update's time.
+  Transform heading_start, heading_end, heading_prev;
+  bool heading_valid = false;
+  Transform root_step;               // this update's delta
+  mutable float root_weight = 0.0f;  // effective weight of the root joint (set by composition)
+  int wraps = 0;                     // loop wraps this update
+
+  // This update's walk over the clip (rule AN7), in "progress" coordinates v: v = t forward,
+  // v = length - t backward, so backwards play walks markers like forward play.
+  bool walk = false;
+  bool forward = true;
+  bool looped_walk = true;
+  bool reached_end = false;
+  double v0 = 0.0, v_end = 0.0, span = 0.0;
+  float s_stop = -1.0f, s_end = -1.0f;           // step fractions of the end-of-clip stop and of kEnded
+  bool report_stop = false, report_end = false;  // command events at the step start
+  float end_time = 0.0f;                         // time position when kEnded happens
+  // Event cursor.
+  int phase = 0;
+  long long lap = 0;
+  int k = 0;
+  int emitted = 0;
+  bool has_peek = false;
+  float peek_s = 0.0f;
+  AnimEvent peek;
+};
+
+namespace animator_detail {
+
+inline int rank(TrackPriority p) { return static_cast<int>(p); }
+
+// Heading of a part placement (rule AN9): the turn about +Y that takes -Z (the facing direction,
+// rule R0) to the placement's horizontal facing, and its horizontal position.
+inline Transform heading(const Transform& p) {
+  const glm::vec3 f = p.rotation * glm::vec3(0.0f, 0.0f, -1.0f);
+  const float yaw = (f.x == 0.0f && f.z == 0.0f) ? 0.0f : std::atan2(-f.x, -f.z);
+  return Transform{glm::angleAxis(yaw, glm::vec3(0.0f, 1.0f, 0.0f)), glm::vec3(p.position.x, 0.0f, p.position.z)};
+}
+
+// Sets a linear fade from the current weight to `target` over `fade` seconds (rule AN2).
+template <class T>
+void set_fade(T& tr, float target, float fade) {
+  tr.state.weight_target = target;
+  const float diff = std::fabs(target - tr.state.weight_current);
+  if (fade > 0.0f && diff > 0.0f) {
+    tr.rate = diff / fade;
+  } else {
+    tr.rate = 0.0f;
+    tr.state.weight_current = target;
+  }
+}
+
+// Moves the weight toward its target for h seconds; returns the time at which it arrived, or
+// -1 when it is still on its way (or was already there).
+template <class T>
+float advance_weight(T& tr, float h) {
+  const float diff = tr.state.weight_target - tr.state.weight_current;
+  if (diff == 0.0f) return -1.0f;
+  const float step = tr.rate * h;
+  // Arrival within 1e-6 of the target counts: a fade of f seconds in frames that add up to f
+  // in float must end on its last frame (rule AN2), not leave a rounding residue.
+  if (!(step + 1e-6f < std::fabs(diff))) {
+    tr.state.weight_current = tr.state.weight_target;
+    return tr.rate > 0.0f ? std::fabs(diff) / tr.rate : 0.0f;
+  }
+  tr.state.weight_current += diff > 0.0f ? step : -step;
+  return -1.0f;
+}
+
+}  // namespace animator_detail
+}  // namespace asterune

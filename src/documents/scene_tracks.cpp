@@ -1,0 +1,207 @@
+// The scene's "tracks" and "commands" blocks (scene_tracks.hpp, docs/formats.md).
+#include "asterune/documents/scene_tracks.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "asterune/rig/rig.hpp"
+#include "scene_blocks.hpp"
+
+namespace asterune::io {
+namespace detail {
+
+namespace {
+
+std::string priority_list() {
+  std::string list;
+  for (int p = 0; p < kTrackPriorityCount; ++p)
+    list += (p == 0 ? "" : ", ") + std::string(to_string(static_cast<TrackPriority>(p)));
+  return list;
+}
+
+// A fade in seconds: finite (read_float) and >= 0 (section "Bad input" of formats.md).
+float read_fade(const Json& v, const std::string& pointer) {
+  const float f = read_float(v, pointer);
+  if (f < 0.0f) fail(pointer, "a fade must be a time in seconds >= 0");
+  return f;
+}
+
+// Rule AN6: only an additive track subtracts; an override track's weight below 0 is 0.
+float clamp_weight(float w, bool additive) { return additive || w > 0.0f ? w : 0.0f; }
+
+SceneTrack read_track(const Json& v, const std::string& tp, const SceneBlockContext& ctx) {
+  require_object(v, tp);
+  check_keys(v, tp, {"name", "clip", "retarget", "priority", "weight", "speed", "loop", "time", "playing", "mask",
+                     "additive", "root_motion"});
+  SceneTrack t;
+  t.name = read_name(require_member(v, tp, "name"), child_pointer(tp, "name"));
+  t.clip = ctx.resolve(read_name(require_member(v, tp, "clip"), child_pointer(tp, "clip")));
+  if (const Json* r = find_member(v, "retarget")) t.retarget = read_scene_retarget(*r, child_pointer(tp, "retarget"));
+  if (const Json* p = find_member(v, "priority")) {
+    const std::string pp = child_pointer(tp, "priority");
+    const std::string name = read_name(*p, pp);
+    t.priority = parse_track_priority(name);
+    if (!t.priority) fail(pp, "unknown priority '" + name + "' (expected one of: " + priority_list() + ")");
+  }
+  if (const Json* a = find_member(v, "additive")) {
+    const std::string ap = child_pointer(tp, "additive");
+    if (a->is_object()) {
+      check_keys(*a, ap, {"reference_time"});
+      t.additive = true;
+      t.reference_time = read_float(require_member(*a, ap, "reference_time"), child_pointer(ap, "reference_time"));
+      if (t.reference_time < 0.0f) fail(child_pointer(ap, "reference_time"), "must be a clip time in seconds >= 0");
+    } else {
+      if (!a->is_boolean()) fail(ap, "must be true, false or {\"reference_time\": seconds}");
+      t.additive = read_bool(*a, ap);
+    }
+  }
+  if (const Json* w = find_member(v, "weight")) t.weight = clamp_weight(read_float(*w, child_pointer(tp, "weight")), t.additive);
+  if (const Json* s = find_member(v, "speed")) t.speed = read_float(*s, child_pointer(tp, "speed"));
+  if (const Json* l = find_member(v, "loop")) t.loop = read_bool(*l, child_pointer(tp, "loop"));
+  if (const Json* s = find_member(v, "time")) t.time = read_float(*s, child_pointer(tp, "time"));
+  if (const Json* p = find_member(v, "playing")) t.playing = read_bool(*p, child_pointer(tp, "playing"));
+  if (const Json* m = find_member(v, "mask")) {
+    const std::string mp = child_pointer(tp, "mask");
+    require_object(*m, mp);
+    check_keys(*m, mp, {"parts", "descendants"});
+    const std::string pp = child_pointer(mp, "parts");
+    const Json& parts = require_member(*m, mp, "parts");
+    require_array(parts, pp);
+    if (parts.empty()) fail(pp, "a mask names at least one part (leave the mask out for the whole body)");
+    for (size_t i = 0; i < parts.size(); ++i) t.mask_parts.push_back(read_name(parts[i], child_pointer(pp, i)));
+    if (const Json* d = find_member(*m, "descendants")) t.mask_descendants = read_bool(*d, child_pointer(mp, "descendants"));
+  }
+  if (const Json* r = find_member(v, "root_motion")) t.root_motion = read_bool(*r, child_pointer(tp, "root_motion"));
+  return t;
+}
+
+}  // namespace
+
+void read_scene_tracks(const Json& value, const std::string& pointer, const SceneBlockContext& ctx, SceneDesc& scene) {
+  require_array(value, pointer);
+  if (value.empty()) fail(pointer, "a tracks block needs at least one track (leave it out for none)");
+  for (size_t i = 0; i < value.size(); ++i) {
+    const std::string tp = child_pointer(pointer, i);
+    SceneTrack t = read_track(value[i], tp, ctx);
+    if (scene.animation && t.name == kAnimationTrackName)
+      fail(child_pointer(tp, "name"), "the name 'animation' is the scene's \"animation\" block's track");
+    for (size_t k = 0; k < scene.tracks.size(); ++k)
+      if (scene.tracks[k].name == t.name)
+        fail(child_pointer(tp, "name"), "duplicate track name '" + t.name + "' (already used by " +
+                                            child_pointer(pointer, k) + ")");
+    scene.tracks.push_back(std::move(t));
+  }
+}
+
+// Reads after "animation" and "tracks" (scene_blocks.cpp), so every name a command may use is known.
+void read_scene_commands(const Json& value, const std::string& pointer, const SceneBlockContext&, SceneDesc& scene) {
+  require_array(value, pointer);
+  for (size_t i = 0; i < value.size(); ++i) {
+    const std::string cp = child_pointer(pointer, i);
+    const Json& v = value[i];
+    require_object(v, cp);
+    SceneCommand c;
+    c.t = read_float(require_member(v, cp, "t"), child_pointer(cp, "t"));
+    if (c.t < 0.0f) fail(child_pointer(cp, "t"), "must be a time in seconds >= 0");
+    c.track = read_name(require_member(v, cp, "track"), child_pointer(cp, "track"));
+    const SceneTrack* track = nullptr;
+    for (const SceneTrack& t : scene.tracks)
+      if (t.name == c.track) track = &t;
+    if (!track && !(scene.animation && c.track == kAnimationTrackName)) {
+      std::string names;
+      auto add = [&](std::string_view n) { names += (names.empty() ? "'" : ", '") + std::string(n) + "'"; };
+      if (scene.animation) add(kAnimationTrackName);
+      for (const SceneTrack& t : scene.tracks) add(t.name);
+      fail(child_pointer(cp, "track"), "unknown track '" + c.track + "' (" +
+                                           (names.empty() ? std::string("the scene has no tracks") : "tracks: " + names) + ")");
+    }
+    const bool additive = track && track->additive;
+    // Exactly one action key besides "t" and "track".
+    static constexpr std::string_view kActions[] = {"play", "stop", "adjust_weight", "adjust_speed", "set_time"};
+    const Json* action = nullptr;
+    std::string action_name;
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      const std::string& key = it.key();
+      if (key == "t" || key == "track" || (!key.empty() && key[0] == '_')) continue;
+      bool known = false;
+      for (std::string_view a : kActions) known = known || key == a;
+      if (!known)
+        fail(child_pointer(cp, key), "unknown key '" + key +
+                                         "' (expected t, track and one of: play, stop, adjust_weight, adjust_speed, set_time)");
+      if (action) fail(child_pointer(cp, key), "a command has one action ('" + action_name + "' is already given)");
+      action = &it.value();
+      action_name = key;
+    }
+    if (!action) fail(cp, "a command needs one action: play, stop, adjust_weight, adjust_speed or set_time");
+    const std::string ap = child_pointer(cp, action_name);
+    require_object(*action, ap);
+    if (action_name == "play") {
+      check_keys(*action, ap, {"fade", "weight", "speed", "transition"});
+      c.kind = SceneCommandKind::kPlay;
+      // play() defaults to the track's own weight and speed (the "animation" block's: 1, 1).
+      c.play.weight = track ? track->weight : 1.0f;
+      c.play.speed = track ? track->speed : 1.0f;
+      if (const Json* f = find_member(*action, "fade")) c.play.fade = read_fade(*f, child_pointer(ap, "fade"));
+      if (const Json* w = find_member(*action, "weight"))
+        c.play.weight = clamp_weight(read_float(*w, child_pointer(ap, "weight")), additive);
+      if (const Json* s = find_member(*action, "speed")) c.play.speed = read_float(*s, child_pointer(ap, "speed"));
+      if (const Json* tr = find_member(*action, "transition")) {
+        const std::string trp = child_pointer(ap, "transition");
+        const std::string kind = read_name(*tr, trp);
+        if (kind == "crossfade") c.play.transition = TransitionKind::kCrossfade;
+        else if (kind == "inertial") c.play.transition = TransitionKind::kInertial;
+        else fail(trp, "unknown transition '" + kind + "' (expected crossfade or inertial)");
+      }
+    } else if (action_name == "stop") {
+      check_keys(*action, ap, {"fade"});
+      c.kind = SceneCommandKind::kStop;
+      if (const Json* f = find_member(*action, "fade")) c.fade = read_fade(*f, child_pointer(ap, "fade"));
+    } else if (action_name == "adjust_weight") {
+      check_keys(*action, ap, {"weight", "fade"});
+      c.kind = SceneCommandKind::kAdjustWeight;
+      c.weight = clamp_weight(read_float(require_member(*action, ap, "weight"), child_pointer(ap, "weight")), additive);
+      if (const Json* f = find_member(*action, "fade")) c.fade = read_fade(*f, child_pointer(ap, "fade"));
+    } else if (action_name == "adjust_speed") {
+      check_keys(*action, ap, {"speed"});
+      c.kind = SceneCommandKind::kAdjustSpeed;
+      c.speed = read_float(require_member(*action, ap, "speed"), child_pointer(ap, "speed"));
+    } else {
+      check_keys(*action, ap, {"time"});
+      c.kind = SceneCommandKind::kSetTime;
+      c.time = read_float(require_member(*action, ap, "time"), child_pointer(ap, "time"));
+    }
+    scene.commands.push_back(std::move(c));
+  }
+}
+
+}  // namespace detail
+
+SceneTrack animation_track(const SceneAnimation& animation) {
+  SceneTrack t;
+  t.name = std::string(kAnimationTrackName);
+  t.clip = animation.clip;
+  t.retarget = animation.retarget;
+  t.priority = TrackPriority::kCore;
+  t.loop = animation.loop;
+  return t;
+}
+
+Status check_track_masks(std::span<const SceneTrack> tracks, const Rig& rig, const std::filesystem::path& scene_file) {
+  for (size_t i = 0; i < tracks.size(); ++i) {
+    for (size_t k = 0; k < tracks[i].mask_parts.size(); ++k) {
+      const std::string& part = tracks[i].mask_parts[k];
+      const JointLookup found = rig.find_joint(part);
+      if (found.found()) continue;
+      const std::string where = "/tracks/" + std::to_string(i) + "/mask/parts/" + std::to_string(k);
+      const bool root = rig.root_part() >= 0 && rig.part(rig.root_part()).name == part;
+      const std::string reason =
+          root ? "'" + part + "' is the root part of rig '" + rig.name() + "', which no joint places (name the parts below it)"
+          : found.status == LookupStatus::kNotFound ? "no part named '" + part + "' in rig '" + rig.name() + "'"
+                                                    : found.message;
+      return make_error(scene_file.string() + ": " + where + ": " + reason);
+    }
+  }
+  return Success{};
+}
+
+}  // namespace asterune::io
