@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iostream>
 
+#include "asterune/retarget/first_frame.hpp"
+#include "asterune/retarget/foot_level.hpp"
 #include "asterune/rig/rig.hpp"
 
 namespace asterune::cli {
@@ -16,10 +18,17 @@ BakeCache& bake_cache() {
 }  // namespace
 
 void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::SceneRetarget& retarget, const Rig& rig,
-               bool bake, RetargetCache* cache) {
+               bool bake, RetargetCache* cache, bool keep_first_frame) {
   auto loaded = io::load_source_clip(path, retarget.units_to_studs);
   if (!loaded) throw CliError(loaded.message());
   out.source = std::move(loaded).value();
+  if (!out.source.native_only && !keep_first_frame) {  // rule RT23: a converter's T-pose is not motion
+    const FirstFrameCheck first = detect_synthetic_first_frame(out.source.clip, out.source.skeleton);
+    if (first.synthetic) {
+      drop_first_frame(out.source.clip, first.frame_time);
+      std::cerr << "asterune-solve: note: " << path.string() << ": " << first.note << " (--keep-first-frame keeps it)\n";
+    }
+  }
   // A KeyframeSequence from another Roblox rig retargets from it, or plays what matches; a
   // skeleton source gets its reference pose and origin. What changed goes to stderr.
   auto notes = io::prepare_scene_source(out.source, retarget, rig, path.string());
@@ -34,6 +43,10 @@ void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::Scen
   }
   auto profile = io::build_scene_profile(retarget, out.source.skeleton, rig, out.source.rest_on_ground, &out.roles);
   if (!profile) throw CliError(path.string() + ": " + profile.message());
+  // Rule RT22: each foot calibrated from its own contacts, so mid-stance feet are level; first,
+  // because it moves the soles the floor is then fitted to.
+  auto levelled = level_clip_feet(out.source.clip, out.source.skeleton, rig, profile.value());
+  if (!levelled) throw CliError(path.string() + ": " + levelled.message());
   // Rules RT16, RT17: the clip's foot contacts set the floor and become Footstep markers.
   auto contacts = io::resolve_scene_floor(retarget, out.source, rig, profile.value());
   if (!contacts) throw CliError(path.string() + ": " + contacts.message());
@@ -47,7 +60,9 @@ void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::Scen
   if (!b) throw CliError(path.string() + ": " + b.message());
   out.binding = std::move(b).value();
   out.mapped = out.binding.retarget->mapped_count();
-  if (retarget.plant_feet && !out.contacts.spans().empty()) {  // rule RT19
+  if (retarget.plant_feet && out.contacts.in_place())  // rule RT20: the ground slides under it
+    std::cerr << "asterune-solve: note: " << path.string() << ": the clip walks in place: plant_feet is not applied\n";
+  if (retarget.plant_feet && !out.contacts.spans().empty() && !out.contacts.in_place()) {  // rule RT19
     auto plant = build_foot_plant(out.source.clip, out.binding, rig, out.contacts);
     if (!plant) throw CliError(path.string() + ": " + plant.message());
     out.binding.plant = std::make_shared<const FootPlant>(std::move(plant).value());
@@ -79,12 +94,15 @@ std::string BoundClip::description(const Rig& rig) const {
 }
 
 AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base,
-                                         bool bake)
+                                         bool bake, bool keep_first_frame, bool file_loop)
     : rig_(rig), base_(std::move(base)) {
   scratch_local_.resize(static_cast<size_t>(rig.joint_count()));
   scratch_coverage_.resize(static_cast<size_t>(rig.joint_count()));
   wrap_ = animation.loop ? WrapMode::kLoop : WrapMode::kClamp;
-  bind_clip(clip_, animation.clip, animation.retarget, rig, bake);
+  bind_clip(clip_, animation.clip, animation.retarget, rig, bake, nullptr, keep_first_frame);
+  // Rule AN11: a clip on its own plays as its file says, else once, ending on its last pose
+  // (clamped at t = duration instead of wrapping to frame 0's pose).
+  if (file_loop) wrap_ = clip_.source.loop.value_or(false) ? WrapMode::kLoop : WrapMode::kClamp;
   context_ = make_animation_context(clip_.binding);
 }
 

@@ -39,9 +39,11 @@ struct BoundClip {
 
 /// Loads `path` (io::load_source_clip) and binds it to `rig` into `out`, retargeting with
 /// `retarget` when the names do not bind natively; `cache` (optional) shares retarget bindings
-/// between clips of one skeleton. Throws CliError naming the clip and the reason.
+/// between clips of one skeleton. A skeleton clip's synthetic first frame (rule RT23) is left
+/// out, with a note on stderr, unless `keep_first_frame` (--keep-first-frame). Throws CliError
+/// naming the clip and the reason.
 void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::SceneRetarget& retarget, const Rig& rig,
-               bool bake, RetargetCache* cache = nullptr);
+               bool bake, RetargetCache* cache = nullptr, bool keep_first_frame = false);
 
 /// The animator track a scene track plays: its settings over `bound`'s clip and binding (which
 /// must outlive it). A KeyframeSequence's Priority and Loop are the defaults (docs/formats.md,
@@ -56,8 +58,11 @@ class AnimationPoseSource final : public PoseSource {
   /// covers (coverage > 0).
   /// `bake` (--bake): a retargeted clip is baked once through a BakeCache (rule RT9) and
   /// played natively from the baked clip; a native clip is played as it is.
+  /// `file_loop` (a --clip run without a scene): the clip plays as its file says (a Roblox
+  /// Loop = true loops), else once, clamped at its last pose (rule AN11); otherwise the scene's
+  /// `loop` decides.
   AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base = {},
-                      bool bake = false);
+                      bool bake = false, bool keep_first_frame = false, bool file_loop = false);
   void sample(float time, float dt, std::span<Transform> local, std::span<float> coverage) override;
 
   void foot_contacts(float time, std::vector<io::FootContactRecord>& out) const override;

@@ -23,7 +23,7 @@ const char* event_kind_name(AnimEventKind kind) {
 }  // namespace
 
 AnimatorPoseSource::AnimatorPoseSource(const io::SceneDesc& scene, const Rig& rig, float frame_dt,
-                                       std::optional<Pose> base, bool bake)
+                                       std::optional<Pose> base, bool bake, bool keep_first_frame)
     : rig_(rig), base_(std::move(base)), frame_dt_(frame_dt) {
   const std::string file = scene.file.empty() ? std::string("scene") : scene.file.string();
   const size_t n = static_cast<size_t>(rig.joint_count());
@@ -46,7 +46,7 @@ AnimatorPoseSource::AnimatorPoseSource(const io::SceneDesc& scene, const Rig& ri
     const io::SceneTrack& t = tracks[i];
     const bool is_animation_block = scene.animation && i == 0;
     auto bound = std::make_unique<BoundClip>();
-    bind_clip(*bound, t.clip, t.retarget, rig, bake, &cache_);
+    bind_clip(*bound, t.clip, t.retarget, rig, bake, &cache_, keep_first_frame);
     const TrackDesc d = scene_track_desc(t, *bound, is_animation_block);
     root_motion_ = root_motion_ || t.root_motion;
     notes_.push_back("track " + t.name + ": " + t.clip.string() + ", " + to_string(d.priority) + ", " +

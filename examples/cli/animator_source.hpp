@@ -28,7 +28,7 @@ class AnimatorPoseSource final : public PoseSource {
   /// scene's pose) is written first; the animator's pose replaces the joints it covers.
   /// Throws CliError naming the scene (or clip) and the reason.
   AnimatorPoseSource(const io::SceneDesc& scene, const Rig& rig, float frame_dt, std::optional<Pose> base = {},
-                     bool bake = false);
+                     bool bake = false, bool keep_first_frame = false);  // keep_first_frame: rule RT23
 
   /// Advances the animator by `dt` and composes the frame (update(0) on the first frame: the
   /// tracks' start state), then runs the commands due at `time` in file order: they show from

@@ -41,11 +41,12 @@ struct Options {
   std::string priority = "Action";
   std::string rbxmx_kind = "keyframes";  // --rbxmx-kind: keyframes (KeyframeSequence) or curves (CurveAnimation)
   bool bake = false;
+  bool keep_first_frame = false;  // --keep-first-frame (rule RT23)
   std::optional<std::string> tolerance;  // --tolerance STUDS (checked in run_main: one line, exit 2)
 };
 
 cli::RunRequest run_request(const Options& opt) {
-  return cli::RunRequest{opt.scene, opt.rig, opt.pose, opt.clip, opt.frames, opt.dt, opt.bake};
+  return cli::RunRequest{opt.scene, opt.rig, opt.pose, opt.clip, opt.frames, opt.dt, opt.bake, opt.keep_first_frame};
 }
 
 // --tolerance: a finite number of studs > 0 (rule F7).
@@ -215,6 +216,9 @@ int main(int argc, char** argv) {
   app.add_flag("--bake", opt.bake,
                "retargeted clips: bake the retarget once (cached per clip and binding) and play the baked clip "
                "natively; the table header says so");
+  app.add_flag("--keep-first-frame", opt.keep_first_frame,
+               "skeleton clips (.bvh, .gltf): keep a synthetic first frame (a converter's rest-like T-pose followed by a "
+               "jump), which is otherwise left out with a note");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

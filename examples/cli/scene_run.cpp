@@ -31,6 +31,8 @@ Run make_run(const RunRequest& opt) {
   // Command-line overrides (paths on the command line are relative to the current folder).
   if (!opt.rig.empty()) scene.rig = opt.rig;
   if (!opt.pose.empty()) scene.pose = opt.pose;
+  // A --clip that brings the scene's only animation plays as its file says (rule AN11).
+  const bool file_loop = !opt.clip.empty() && !scene.animation;
   if (!opt.clip.empty()) {  // keeps the scene's loop/retarget settings, else the defaults
     if (!scene.animation) scene.animation = io::SceneAnimation{};
     scene.animation->clip = opt.clip;
@@ -59,13 +61,15 @@ Run make_run(const RunRequest& opt) {
     return std::move(pose.value());
   };
   if (!scene.tracks.empty() || !scene.commands.empty()) {
-    auto source = std::make_unique<AnimatorPoseSource>(scene, run.rig, run.dt, base_pose(), opt.bake);
+    auto source = std::make_unique<AnimatorPoseSource>(scene, run.rig, run.dt, base_pose(), opt.bake,
+                                                       opt.keep_first_frame);
     for (std::string& note : source->notes()) run.notes.push_back(std::move(note));
     for (std::string& note : source->contact_notes()) run.warnings.push_back(std::move(note));  // rule RT16
     run.source = std::move(source);
   } else if (scene.animation) {
     std::optional<Pose> base = base_pose();
-    auto source = std::make_unique<AnimationPoseSource>(*scene.animation, run.rig, std::move(base), opt.bake);
+    auto source = std::make_unique<AnimationPoseSource>(*scene.animation, run.rig, std::move(base), opt.bake,
+                                                        opt.keep_first_frame, file_loop);
     run.notes.push_back("animation: " + scene.animation->clip.string() + ", " + source->description());
     if (!source->contact_note().empty()) run.warnings.push_back(source->contact_note());
     run.markers = source->markers();

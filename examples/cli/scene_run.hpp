@@ -24,6 +24,7 @@ struct RunRequest {
   std::optional<int> frames;
   std::optional<float> dt;
   bool bake = false;
+  bool keep_first_frame = false;  // --keep-first-frame (rule RT23)
 };
 
 /// Loads the files, binds the pose source and the control stack (over the scene's ground) and

@@ -290,8 +290,25 @@ void ControlStack::prefetch_state() const {
 }
 
 int ControlStack::size() const { return static_cast<int>(slots_.size()); }
-const ControlDesc& ControlStack::desc(int i) const { return slots_[static_cast<size_t>(i)].desc; }
-const ControlReport& ControlStack::report(int i) const { return slots_[static_cast<size_t>(i)].report; }
+namespace {
+// Rule CS11: the slot a handle names, or nullptr for a bad handle (find("typo") is -1): every
+// per-frame edit through a bad handle does nothing.
+template <class Slots>
+auto* slot_at(Slots& slots, int i) {
+  return i >= 0 && static_cast<size_t>(i) < slots.size() ? &slots[static_cast<size_t>(i)] : nullptr;
+}
+}  // namespace
+
+const ControlDesc& ControlStack::desc(int i) const {
+  static const ControlDesc none{};  // rule CS11: a bad handle reads an empty description
+  const Slot* s = slot_at(slots_, i);
+  return s ? s->desc : none;
+}
+const ControlReport& ControlStack::report(int i) const {
+  static const ControlReport none{};  // rule CS11: a bad handle reads an empty report
+  const Slot* s = slot_at(slots_, i);
+  return s ? s->report : none;
+}
 
 Result<ControlStack> ControlStack::build(const Rig& rig, std::span<const ControlDesc> controls) {
   ControlStack stack;
@@ -325,14 +342,18 @@ int ControlStack::find(std::string_view name) const {
 }
 
 void ControlStack::reset(int i) {
-  Slot& s = slots_[static_cast<size_t>(i)];
+  Slot* found = slot_at(slots_, i);
+  if (!found) return;
+  Slot& s = *found;
   s.has_smoothed = false;
   s.smoothed = glm::vec3(0.0f);
   std::visit([](auto& c) { reset_kind(c); }, s.bound);
 }
 
 void ControlStack::set_enabled(int i, bool enabled) {
-  Slot& s = slots_[static_cast<size_t>(i)];
+  Slot* found = slot_at(slots_, i);
+  if (!found) return;
+  Slot& s = *found;
   if (s.desc.enabled != enabled) {
     // CS7: the target history goes either way. A kind that eases out of its pose offset
     // (a tracking look-at) keeps that offset, so the pose does not snap; run() resets it
@@ -346,17 +367,27 @@ void ControlStack::set_enabled(int i, bool enabled) {
 }
 
 void ControlStack::clear_target(int i) {
-  Slot& s = slots_[static_cast<size_t>(i)];
+  Slot* found = slot_at(slots_, i);
+  if (!found) return;
+  Slot& s = *found;
   s.has_target = false;
   s.has_smoothed = false;
 }
 
-void ControlStack::set_weight(int i, float weight) { slots_[static_cast<size_t>(i)].desc.weight = weight; }
-void ControlStack::set_priority(int i, int priority) { slots_[static_cast<size_t>(i)].desc.priority = priority; }
-void ControlStack::set_smooth_time(int i, float seconds) { slots_[static_cast<size_t>(i)].desc.smooth_time = seconds; }
+void ControlStack::set_weight(int i, float weight) {
+  if (Slot* s = slot_at(slots_, i)) s->desc.weight = weight;
+}
+void ControlStack::set_priority(int i, int priority) {
+  if (Slot* s = slot_at(slots_, i)) s->desc.priority = priority;
+}
+void ControlStack::set_smooth_time(int i, float seconds) {
+  if (Slot* s = slot_at(slots_, i)) s->desc.smooth_time = seconds;
+}
 
 void ControlStack::set_target_position(int i, const glm::vec3& world_point) {
-  Slot& s = slots_[static_cast<size_t>(i)];
+  Slot* found = slot_at(slots_, i);
+  if (!found) return;
+  Slot& s = *found;
   s.desc.target.kind = TargetKind::kPosition;
   s.desc.target.position = world_point;
   s.target.target.kind = TargetKind::kPosition;

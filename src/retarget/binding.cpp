@@ -130,6 +130,17 @@ Result<float> target_leg_length(const Rig& rig, std::span<const Transform> rest_
   return length + sole;
 }
 
+// Rule RT21: the long axis of joint t's part in rig space (its longest box side), signed to
+// point from the joint's pivot towards the part's centre: the direction a one-part limb hangs.
+glm::vec3 part_long_axis(const Rig& rig, const Transform& part, const glm::vec3& pivot, int t) {
+  const glm::vec3 size = rig.part(rig.part1()[static_cast<size_t>(t)]).size;
+  glm::vec3 axis(0.0f);
+  const int k = size.x >= size.y && size.x >= size.z ? 0 : (size.y >= size.z ? 1 : 2);
+  axis[k] = 1.0f;
+  axis = part.rotation * axis;
+  return glm::dot(axis, part.position - pivot) < 0.0f ? -axis : axis;
+}
+
 }  // namespace
 
 int RetargetBinding::mapped_count() const {
@@ -177,6 +188,8 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
   b.source_index.assign(static_cast<size_t>(nt), -1);
   b.carry.assign(static_cast<size_t>(nt), glm::quat(1, 0, 0, 0));
   b.rest_correction.assign(static_cast<size_t>(nt), glm::quat(1, 0, 0, 0));
+  b.aim_source.assign(static_cast<size_t>(nt), -1);
+  b.aim_rest.assign(static_cast<size_t>(nt), glm::vec3(0.0f));
   b.translates.assign(static_cast<size_t>(nt), 0);
   b.source_rest_position.assign(static_cast<size_t>(nt), glm::vec3(0.0f));
   b.rest_pivot.assign(static_cast<size_t>(nt), glm::vec3(0.0f));
@@ -199,6 +212,13 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
       return make_error(who + ": target joint '" + m.target + "' is mapped twice (sources '" +
                         source.joint_names[static_cast<size_t>(slot)] + "' and '" + m.source + "')");
     slot = s;
+    if (!m.aim.empty()) {  // rule RT21
+      const int a = source.find(m.aim);
+      if (a < 0 || a == s || !is_source_descendant(source.parents, a, s))
+        return make_error(who + ": aim joint '" + m.aim + "' (for target '" + m.target + "') is not below source joint '" +
+                          m.source + "' in source skeleton '" + source.name + "'");
+      b.aim_source[static_cast<size_t>(t.index)] = a;
+    }
   }
 
   // Rest frames on both sides.
@@ -249,6 +269,21 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
           m = rotation_between(glm::normalize(ds), glm::normalize(dt));
       }
     }
+    if (profile.rest_matching && b.aim_source[ut] >= 0) {
+      // Rule RT21: the one-part limb's rest direction (its part's long axis, the way from the
+      // pivot to the part's centre) takes the source limb's (driving joint to aim joint).
+      const glm::vec3 ds = F * (src.position[static_cast<size_t>(b.aim_source[ut])] - src.position[static_cast<size_t>(s)]);
+      const glm::vec3 dt = part_long_axis(rig, rest_world[ut], pivots[ut], t);
+      if (glm::length(ds) > kMinBoneLength && glm::length(dt) > kMinBoneLength)
+        m = rotation_between(glm::normalize(ds), glm::normalize(dt));
+    }
+    if (b.aim_source[ut] >= 0) {
+      const glm::vec3 d = src.position[static_cast<size_t>(b.aim_source[ut])] - src.position[static_cast<size_t>(s)];
+      if (glm::length(d) > kMinBoneLength)
+        b.aim_rest[ut] = glm::conjugate(src.orientation[static_cast<size_t>(s)]) * glm::normalize(d);
+      else
+        b.aim_source[ut] = -1;  // a zero-length limb has no direction to follow
+    }
     b.rest_correction[ut] = m;
     // K_t = G_s^-1 * F^-1 * M_t^-1 * R_t
     b.carry[ut] = glm::normalize(glm::conjugate(src.orientation[static_cast<size_t>(s)]) * glm::conjugate(F) *
@@ -289,6 +324,9 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
     const int p = rig.parent(t);
     if (b.target_needed[ut] && p >= 0) b.target_needed[static_cast<size_t>(p)] = 1;
     for (int a = b.source_index[ut]; a >= 0 && !b.source_needed[static_cast<size_t>(a)];
+         a = source.parents[static_cast<size_t>(a)])
+      b.source_needed[static_cast<size_t>(a)] = 1;
+    for (int a = b.aim_source[ut]; a >= 0 && !b.source_needed[static_cast<size_t>(a)];
          a = source.parents[static_cast<size_t>(a)])
       b.source_needed[static_cast<size_t>(a)] = 1;
   }
@@ -349,6 +387,26 @@ Transform rig_space_placement(const Rig& rig, std::span<const Transform> target_
     top = ua;
   }
   return rig.anchor()[top] * placement;
+}
+}  // namespace
+
+namespace {
+// Rule RT21: the swing (skeleton space) that turns the driving joint's rest limb direction,
+// as it is now, onto the direction to the aim joint this frame (summed along the chain from the
+// source's sampled orientations and local offsets); identity when either is degenerate.
+QuatReg aim_swing(const RetargetBinding& b, std::span<const Transform> source_local, const RetargetContext& ctx,
+                  size_t t) {
+  const auto s = static_cast<size_t>(b.source_index[t]);
+  glm::vec3 to_end(0.0f);
+  for (int c = b.aim_source[t]; c >= 0 && static_cast<size_t>(c) != s; c = b.source_parents[static_cast<size_t>(c)]) {
+    const int p = b.source_parents[static_cast<size_t>(c)];
+    if (p < 0) break;
+    to_end += ctx.source_orientation[static_cast<size_t>(p)] * source_local[static_cast<size_t>(c)].position;
+  }
+  const glm::vec3 now = ctx.source_orientation[s] * b.aim_rest[t];
+  const float len = glm::length(to_end);
+  if (!(len > 1e-6f) || !std::isfinite(len) || !is_finite(now)) return qload(glm::quat(1, 0, 0, 0));
+  return qload(rotation_between(now, to_end / len));
 }
 }  // namespace
 
@@ -433,7 +491,10 @@ RetargetReport sample_retarget(const RetargetBinding& b, const Rig& rig, std::sp
     QuatReg frame = attach;
     if (s >= 0) {
       const auto us = static_cast<size_t>(s);
-      frame = qmul(qmul(qload(b.facing), qload(ctx.source_orientation[us])), qload(b.carry[t]));
+      // Rule RT21: a one-part limb turns by the swing onto its aim joint first: F * A * S_s * K.
+      const QuatReg oriented = b.aim_source[t] >= 0 ? qmul(aim_swing(b, source_local, ctx, t), qload(ctx.source_orientation[us]))
+                                                    : qload(ctx.source_orientation[us]);
+      frame = qmul(qmul(qload(b.facing), oriented), qload(b.carry[t]));
       qstore(qnormalize(qmul(qconjugate(attach), frame)), local.rotation);
       if (b.translates[t]) {
         glm::quat attach_rotation;

@@ -53,6 +53,88 @@ std::vector<FloorKey> sorted_keys(std::vector<FloorKey> keys) {
   return out;
 }
 
+
+// The foot joint's subtree: the points whose lowest one is the sole.
+std::vector<size_t> foot_points(const SourceSkeleton& source, const FootSpec& foot) {
+  std::vector<size_t> points;
+  for (size_t j = 0; j < source.parents.size(); ++j)
+    if (foot.joint >= 0 && in_subtree(source.parents, static_cast<int>(j), foot.joint)) points.push_back(j);
+  return points;
+}
+
+// Rule RT20: the velocity of the ground under an in-place clip (source units per second, across
+// `up`), zero for a clip whose body travels. Per frame, the lowest point of the lowest foot is
+// the supporting one; the median of its horizontal velocity is the ground's motion. A body whose
+// own root travels less than half of that over the clip walks on a treadmill: the ground moves.
+glm::vec3 ground_velocity(const SampledSource& samples, const SourceSkeleton& source, const std::vector<FootSpec>& feet,
+                          const glm::vec3& up, float leg_length, const ContactThresholds& th) {
+  const auto frames = static_cast<size_t>(samples.frame_count);
+  const auto n = static_cast<size_t>(samples.joint_count);
+  if (frames < 3 || feet.empty()) return glm::vec3(0.0f);
+  std::vector<std::vector<size_t>> points;
+  for (const FootSpec& f : feet) points.push_back(foot_points(source, f));
+  const auto flat = [&](const glm::vec3& v) { return v - glm::dot(v, up) * up; };
+  std::vector<float> vx, vy, vz;
+  for (size_t f = 1; f + 1 < frames; ++f) {
+    float low = std::numeric_limits<float>::infinity();
+    glm::vec3 vel(0.0f);
+    for (const auto& pts : points)
+      for (size_t j : pts)
+        for (const auto* set : {&samples.joint, &samples.end_site}) {
+          const float h = glm::dot((*set)[f * n + j], up);
+          if (!(h < low)) continue;
+          low = h;
+          vel = flat((*set)[(f + 1) * n + j] - (*set)[(f - 1) * n + j]) / (2.0f * samples.dt);
+        }
+    if (!std::isfinite(low) || !is_finite(vel)) continue;
+    vx.push_back(vel.x);
+    vy.push_back(vel.y);
+    vz.push_back(vel.z);
+  }
+  if (vx.empty()) return glm::vec3(0.0f);
+  const glm::vec3 g = flat(glm::vec3(quantile(vx, 0.5f), quantile(vy, 0.5f), quantile(vz, 0.5f)));
+  size_t root = 0;
+  while (root < n && source.parents[root] >= 0) ++root;
+  if (root >= n) return glm::vec3(0.0f);
+  const float seconds = static_cast<float>(frames - 1) * samples.dt;
+  const glm::vec3 travel = flat(samples.joint[(frames - 1) * n + root] - samples.joint[root]) / seconds;
+  const float ground = glm::length(g);
+  if (!(ground > th.in_place_speed * leg_length) || !(glm::length(travel) < 0.5f * ground)) return glm::vec3(0.0f);
+  return g;
+}
+
+// Rule RT20: one foot-down is one contact. Per foot, a lift shorter than merge_gap between two
+// contacts joins them, then a contact shorter than min_contact is dropped (a touch, not a step).
+void clean_contacts(FootContacts& c, const ContactThresholds& th) {
+  const size_t nf = c.feet.size();
+  const auto frames = static_cast<long>(c.frame_count);
+  if (nf == 0 || frames == 0 || !(c.dt > 0.0f)) return;
+  const long max_gap = std::lround(th.merge_gap / c.dt);
+  const long min_len = std::max(1L, std::lround(th.min_contact / c.dt));
+  const auto at = [&](long f, size_t i) -> unsigned char& { return c.contact[static_cast<size_t>(f) * nf + i]; };
+  for (size_t i = 0; i < nf; ++i) {
+    long last_on = -1;
+    for (long f = 0; f < frames; ++f) {
+      if (!at(f, i)) continue;
+      if (last_on >= 0 && f - last_on - 1 > 0 && f - last_on - 1 <= max_gap)
+        for (long g = last_on + 1; g < f; ++g) at(g, i) = 1;
+      last_on = f;
+    }
+    for (long f = 0; f < frames;) {
+      if (!at(f, i)) {
+        ++f;
+        continue;
+      }
+      long end = f;
+      while (end + 1 < frames && at(end + 1, i)) ++end;
+      // A contact cut by the clip's ends may be longer than it shows: keep it.
+      if (end - f + 1 < min_len && f > 0 && end + 1 < frames)
+        for (long g = f; g <= end; ++g) at(g, i) = 0;
+      f = end + 1;
+    }
+  }
+}
+
 }  // namespace
 
 float floor_at(const std::vector<FloorKey>& keys, float time, float fallback) {
@@ -141,12 +223,13 @@ FootContacts detect_foot_contacts(const SampledSource& samples, const SourceSkel
     return out;
   }
 
-  // Per foot and frame: the height of the foot's lowest point and the smallest point speed.
+  // Per foot and frame: the height of the foot's lowest point and the smallest point speed,
+  // the speed measured against the ground's own motion (rule RT20: zero unless in place).
+  out.ground_velocity = ground_velocity(samples, source, feet, up, leg_length, th);
+  const glm::vec3 g = out.ground_velocity;
   std::vector<float> height(frames * nf), speed(frames * nf);
   for (size_t i = 0; i < nf; ++i) {
-    std::vector<size_t> points;  // the foot joint's subtree
-    for (size_t j = 0; j < n; ++j)
-      if (feet[i].joint >= 0 && in_subtree(source.parents, static_cast<int>(j), feet[i].joint)) points.push_back(j);
+    const std::vector<size_t> points = foot_points(source, feet[i]);
     for (size_t f = 0; f < frames; ++f) {
       float h = std::numeric_limits<float>::infinity();
       float v = std::numeric_limits<float>::infinity();
@@ -155,7 +238,7 @@ FootContacts detect_foot_contacts(const SampledSource& samples, const SourceSkel
       for (size_t j : points) {
         for (const auto* set : {&samples.joint, &samples.end_site}) {
           h = std::min(h, glm::dot((*set)[f * n + j], up));
-          if (span > 0.0f) v = std::min(v, glm::length((*set)[b * n + j] - (*set)[a * n + j]) / span);
+          if (span > 0.0f) v = std::min(v, glm::length(((*set)[b * n + j] - (*set)[a * n + j]) / span - g));
         }
       }
       height[f * nf + i] = h;
@@ -198,6 +281,7 @@ FootContacts detect_foot_contacts(const SampledSource& samples, const SourceSkel
         out.contact[f * nf + i] = on ? 1 : 0;
       }
     }
+    clean_contacts(out, th);
     std::vector<FloorKey> next;
     for (const ContactSpan& span : out.spans()) {
       std::vector<float> h;
@@ -212,10 +296,14 @@ FootContacts detect_foot_contacts(const SampledSource& samples, const SourceSkel
 }
 
 Result<FootContacts> find_foot_contacts(const Clip& clip, const SourceSkeleton& source, const glm::quat& facing,
-                                        const ContactThresholds& thresholds) {
+                                        const ContactThresholds& thresholds,
+                                        const std::map<std::string, std::string>& overrides) {
   auto samples = sample_source(clip, source);
   if (!samples) return samples.error();
-  const RoleMap roles = detect_roles(source.joint_names);
+  // Rule RT20: the feet the retarget maps (names, structure, the author's overrides).
+  auto found_roles = source_roles(source, overrides);
+  if (!found_roles) return found_roles.error();
+  const RoleMap& roles = found_roles.value();
   const glm::vec3 up = glm::normalize(glm::conjugate(glm::normalize(facing)) * glm::vec3(0.0f, 1.0f, 0.0f));
 
   // Rest positions in skeleton space.
@@ -279,10 +367,17 @@ Result<std::vector<float>> contact_soles(const Clip& clip, const SourceSkeleton&
   auto roles = rig_roles(rig);
   if (!roles) return roles.error();
   for (size_t i = 0; i < contacts.feet.size(); ++i) {
-    const Role role = contacts.feet[i].side == "Left" ? Role::kLeftFoot : Role::kRightFoot;
-    if (!roles.value().has(role)) continue;
-    const JointLookup j = rig.find_joint(roles.value()[role]);
-    if (j.found()) target[i] = j.index;
+    // Rule RT21: the leg's lowest part is the foot; a rig without one (R6) stands on its lower
+    // or its only leg part, whose box's lowest corner is then the sole.
+    const bool left = contacts.feet[i].side == "Left";
+    const Role chain[] = {left ? Role::kLeftFoot : Role::kRightFoot, left ? Role::kLeftLowerLeg : Role::kRightLowerLeg,
+                          left ? Role::kLeftUpperLeg : Role::kRightUpperLeg};
+    for (Role role : chain) {
+      if (!roles.value().has(role)) continue;
+      const JointLookup j = rig.find_joint(roles.value()[role]);
+      if (j.found()) target[i] = j.index;
+      break;
+    }
   }
   auto binding = build_retarget_binding(source, rig, profile);
   if (!binding) return binding.error();

@@ -187,6 +187,28 @@ std::optional<glm::mat3> frame_from_roles(const RoleMap& roles, PositionOf posit
   return body_frame(side, up);
 }
 
+// Rule RT21: a target limb of one part (an upper leg or arm with no lower one and no end: R6)
+// driven by a source limb that bends points from the source's upper joint at its end (the
+// ankle, the wrist) rather than along the upper bone. "" when there is nothing to aim at.
+std::string limb_aim(const SourceSkeleton& source, const RoleMap& src, const RoleMap& tgt, Role role) {
+  const struct {
+    Role upper, lower, end;
+  } limbs[] = {{Role::kLeftUpperLeg, Role::kLeftLowerLeg, Role::kLeftFoot},
+               {Role::kRightUpperLeg, Role::kRightLowerLeg, Role::kRightFoot},
+               {Role::kLeftUpperArm, Role::kLeftLowerArm, Role::kLeftHand},
+               {Role::kRightUpperArm, Role::kRightLowerArm, Role::kRightHand}};
+  for (const auto& l : limbs) {
+    if (role != l.upper || tgt.has(l.lower) || tgt.has(l.end) || !src.has(l.lower) || !src.has(l.end)) continue;
+    const int upper = source.find(src[l.upper]);
+    const int end = source.find(src[l.end]);
+    if (upper < 0 || end < 0 || end == upper) return "";
+    for (int j = source.parents[static_cast<size_t>(end)]; j >= 0; j = source.parents[static_cast<size_t>(j)])
+      if (j == upper) return src[l.end];
+    return "";
+  }
+  return "";
+}
+
 }  // namespace
 
 const char* role_name(Role role) {
@@ -358,7 +380,7 @@ Result<RetargetProfile> build_auto_profile(const SourceSkeleton& source, const R
   if (!facing) return facing.error();
   RetargetProfile p;
   p.name = "auto:" + source.name + "->" + rig.name();
-  for (const auto& m : plan.mapped) p.joints.push_back({m.target, m.source});
+  for (const auto& m : plan.mapped) p.joints.push_back({m.target, m.source, limb_aim(source, src.value(), tgt.value(), m.role)});
   p.facing = facing.value();
   p.rest_matching = options.rest_matching;
   p.translation = options.translation;

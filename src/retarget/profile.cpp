@@ -20,6 +20,10 @@ std::uint64_t profile_key(const RetargetProfile& profile) {
   for (const auto* m : sorted) {
     h.str(m->target);
     h.str(m->source);
+    if (!m->aim.empty()) {  // hashed only when set, so profiles without aims keep their keys
+      h.str("aim");
+      h.str(m->aim);
+    }
   }
   h.f32(profile.facing.w);
   h.f32(profile.facing.x);

@@ -410,7 +410,7 @@ struct detail::RigBuilder {
     }
   }
 
-  // 8. The layout signature (rule R7).
+  // 8. The layout signature (rules R7, R9).
   static std::uint64_t signature(const Rig& rig) {
     const size_t n = rig.parents_.size();
     Hasher h;
@@ -422,6 +422,11 @@ struct detail::RigBuilder {
       h.integer(rig.parents_[j]);
       h.transform(rig.c0_[j]);
       h.transform(rig.c1_[j]);
+      // Rule R9: the part sizes too (the retarget measures legs and soles from them).
+      for (int part : {rig.part0_[j], rig.part1_[j]}) {
+        const glm::vec3& size = rig.parts_[static_cast<size_t>(part)].size;
+        h.real(size.x), h.real(size.y), h.real(size.z);
+      }
     }
     return h.value();
   }

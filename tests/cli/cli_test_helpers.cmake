@@ -6,9 +6,13 @@ function(fail msg)
   message(SEND_ERROR "FAIL: ${msg}")
 endfunction()
 # run(args...): sets OUT, ERR, RC in the caller. A run that hangs fails after 60 s.
+# The note that a synthetic first frame was left out (rule RT23) moves from ERR to FIRST_FRAME_NOTE,
+# so the checks of other stderr lines read as before on the CMU conversions that have one.
 macro(run)
   execute_process(COMMAND "${CLI}" ${ARGN} WORKING_DIRECTORY "${SOURCE_DIR}" TIMEOUT 60
                   OUTPUT_VARIABLE OUT ERROR_VARIABLE ERR RESULT_VARIABLE RC)
+  string(REGEX MATCHALL "asterune-solve: note: [^\n]*: frame 0 is a rest-like pose [^\n]*\n" FIRST_FRAME_NOTE "${ERR}")
+  string(REGEX REPLACE "asterune-solve: note: [^\n]*: frame 0 is a rest-like pose [^\n]*\n" "" ERR "${ERR}")
 endmacro()
 macro(expect_ok)
   run(${ARGN})

@@ -47,17 +47,18 @@ if(NOT ERR MATCHES "run.gltf: 2016 keys reduced to ")  # 126 frames x 16 nodes b
 endif()
 
 # Rule F7: CMU 131_01 at 60 Hz, reduced at the default 0.005 studs. The issue's goal is 15% of the
-# keys, out of reach of linear keys at that bound; the fitted reducer keeps 39.7% (docs/cli.md),
-# held here at 41% against regressions.
+# keys, out of reach of linear keys at that bound; the fitted reducer kept 39.7%, and 41.9% since
+# the feet are levelled in stance (rule RT22: the calibration turns the feet between contacts),
+# held here at 43% against regressions.
 run(--rig builtin:r15 --clip tests/data/bvh/cmu_131_01_start_walk_stop.bvh --all-frames --format csv
     --out "${TMP}/walk.rbxmx")
 require_ok_keys("--out walk.rbxmx")
 if(NOT ERR MATCHES "walk.rbxmx: ([0-9]+) keys reduced to ([0-9]+) ")
   message(SEND_ERROR "FAIL: walk.rbxmx: no key report: ${ERR}")
 else()
-  math(EXPR limit "${CMAKE_MATCH_1} * 41 / 100")
+  math(EXPR limit "${CMAKE_MATCH_1} * 43 / 100")
   if(CMAKE_MATCH_2 GREATER limit)
-    message(SEND_ERROR "FAIL: walk.rbxmx kept ${CMAKE_MATCH_2} of ${CMAKE_MATCH_1} keys (more than 41%)")
+    message(SEND_ERROR "FAIL: walk.rbxmx kept ${CMAKE_MATCH_2} of ${CMAKE_MATCH_1} keys (more than 43%)")
   endif()
 endif()
 # Rule F8: the same run as a CurveAnimation keeps at most 15% of the keys (14.4%, docs/cli.md),

@@ -456,7 +456,8 @@ TEST_CASE("export: --out FILE.rbxmx --tolerance 0.005 on CMU 131_01 at 60 Hz: at
   // between frames, and so every key and every midpoint between two keys. Every part's world
   // position must agree within the tolerance. Keys: the issue's goal is 15%, out of reach of a
   // slerp between two Pose values, however eased, at 0.005 studs (docs/cli.md); the fitted
-  // reducer with per-segment easing keeps 36.8%, held at 38% against regressions.
+  // reducer with per-segment easing kept 36.8%; with the feet levelled in stance (rule RT22, the
+  // calibration turns the feet between contacts) 41.9%, held at 43% against regressions.
   const test::TempDir tmp("cli_keys");
   cli::Run run = cli::make_run(cmu_walk_request());
   REQUIRE(run.frames > 400);  // the whole clip (--all-frames)
@@ -476,7 +477,7 @@ TEST_CASE("export: --out FILE.rbxmx --tolerance 0.005 on CMU 131_01 at 60 Hz: at
     if (w && std::string(w.child_value()) == "1" && std::string(name.child_value()) != "HumanoidRootPart") ++keys;
   }
   CHECK(keys == report.keys_after);
-  CHECK(static_cast<double>(keys) <= 0.38 * static_cast<double>(all));
+  CHECK(static_cast<double>(keys) <= 0.43 * static_cast<double>(all));
 
   const ReadBack back = read_back(full, reduced, recs);
   CHECK(back.worst <= cli::OutOptions::kDefaultTolerance);

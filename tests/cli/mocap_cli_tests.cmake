@@ -101,3 +101,20 @@ file(WRITE "${TMP}/bad_plant.scene.json" "{\"format\": \"asterune.scene/1\", \"r
 expect_bad("plant_feet" "${TMP}/bad_plant.scene.json")
 
 file(REMOVE_RECURSE "${TMP}")
+
+# Rule RT23: CMU 49_04's first frame is the converter's T-pose: left out with one note (which
+# names the way to keep it), and --keep-first-frame keeps it (one frame more, no note).
+run(--rig builtin:r15 --clip tests/data/bvh/cmu_49_04_run_leap.bvh --dt 0.0083333 --format csv)
+if(NOT RC EQUAL 0 OR NOT FIRST_FRAME_NOTE MATCHES "cmu_49_04_run_leap.bvh: frame 0 is a rest-like pose[^\n]*--keep-first-frame keeps it")
+  fail("49_04's T-pose frame: exit ${RC}, stderr: ${ERR}${FIRST_FRAME_NOTE}")
+endif()
+run(--rig builtin:r15 --clip tests/data/bvh/cmu_49_04_run_leap.bvh --dt 0.0083333 --format csv --all-frames)
+string(REGEX MATCHALL "\n[0-9]+,[^,]*,0,Root," cut_all "${OUT}")
+run(--rig builtin:r15 --clip tests/data/bvh/cmu_49_04_run_leap.bvh --dt 0.0083333 --format csv --all-frames --keep-first-frame)
+string(REGEX MATCHALL "\n[0-9]+,[^,]*,0,Root," kept_all "${OUT}")
+list(LENGTH cut_all n_cut)
+list(LENGTH kept_all n_kept)
+math(EXPR one_more "${n_cut} + 1")
+if(NOT RC EQUAL 0 OR NOT FIRST_FRAME_NOTE STREQUAL "" OR NOT n_kept EQUAL one_more)
+  fail("--keep-first-frame: exit ${RC}, ${n_kept} frames against ${n_cut} cut, stderr: ${ERR}")
+endif()

@@ -1,6 +1,7 @@
 // Test support for the scene-track tests: one clip sampled on its own, bound the way a scene binds
 // it (native when the names match the rig, else retargeted with the default scene retarget
-// settings), as the reference the CLI's composed output is checked against.
+// settings, the synthetic first frame left out (rule RT23) and the feet levelled (rule RT22) as
+// the CLI does), as the reference the CLI's composed output is checked against.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -10,6 +11,8 @@
 
 #include "asterune/documents/scene_animation.hpp"
 #include "asterune/retarget/animation.hpp"
+#include "asterune/retarget/first_frame.hpp"
+#include "asterune/retarget/foot_level.hpp"
 
 namespace asterune::test {
 
@@ -25,8 +28,11 @@ struct SampledClip {
     if (clip_binds_natively(clip.clip, rig)) {
       binding = build_animation_binding(clip.clip, rig, nullptr, nullptr).value();
     } else {
+      const FirstFrameCheck first = detect_synthetic_first_frame(clip.clip, clip.skeleton);
+      if (first.synthetic) drop_first_frame(clip.clip, first.frame_time);
       const RetargetProfile profile =
           io::build_scene_profile(io::SceneRetarget{}, clip.skeleton, rig, clip.rest_on_ground).value();
+      REQUIRE(level_clip_feet(clip.clip, clip.skeleton, rig, profile));
       binding = build_animation_binding(clip.clip, rig, &clip.skeleton, &profile).value();
     }
     context = make_animation_context(binding);

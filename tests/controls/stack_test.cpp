@@ -631,3 +631,30 @@ TEST_CASE("clear_target leaves springs and feet solving, not releasing", "[stack
     CHECK(s.report(2).status == ControlStatus::kNoTarget);
   }
 }
+
+TEST_CASE("CS11: a bad handle edits nothing and reads an empty description", "[stack]") {
+  Character ch;
+  auto s = ch.stack({named_arm("A", kTargetA, 1), named_arm("B", kTargetB, 2)});
+  const int typo = s.find("typo");
+  REQUIRE(typo == -1);
+  // Before: slots_[-1] was written (out of bounds). Now every edit through -1 or size() is a no-op.
+  AllocationScope alloc;
+  for (int bad : {typo, s.size(), -7}) {
+    s.set_weight(bad, 0.0f);
+    s.set_priority(bad, 9);
+    s.set_smooth_time(bad, 1.0f);
+    s.set_enabled(bad, false);
+    s.set_target_position(bad, glm::vec3(9.0f));
+    s.clear_target(bad);
+    s.reset(bad);
+    CHECK(s.desc(bad).name.empty());
+    CHECK(s.report(bad).weight == ControlReport{}.weight);
+  }
+  CHECK(alloc.count() == 0);
+  for (int i = 0; i < s.size(); ++i) {
+    CHECK(s.desc(i).weight == 1.0f);
+    CHECK(s.desc(i).enabled);
+  }
+  ch.update(s);
+  CHECK(glm::length(wrist(ch) - kTargetB) < 1e-3f);  // B (priority 2) still runs last, on target
+}

@@ -165,3 +165,23 @@ TEST_CASE("bake cache: same clip and binding hit, an edited clip or binding miss
   CHECK_FALSE(cache.get(clip, source_binding.value(), binding.value(), r6).ok());
   CHECK(cache.size() == 1);
 }
+
+TEST_CASE("R9: a rig with other part sizes is another layout and gets its own binding", "[retarget][cache]") {
+  // The retarget reads part sizes (the feet's soles, the legs for scale "auto"): a rig whose feet
+  // are taller must not be handed the binding of the rig it otherwise equals.
+  const Rig rig = test::r15_rig();
+  RigDesc taller = test::r15_desc();
+  for (auto& p : taller.parts)
+    if (p.name == "LeftFoot" || p.name == "RightFoot") p.size.y *= 2.0f;
+  auto rig2 = build_rig(taller);
+  REQUIRE(rig2.ok());
+  CHECK(rig2.value().signature() != rig.signature());
+  const SourceSkeleton source = test::tpose_source();
+  RetargetCache cache;
+  auto a = cache.get(source, rig, tpose_profile());
+  auto b = cache.get(source, rig2.value(), tpose_profile());
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+  CHECK(a.value().get() != b.value().get());
+  CHECK(cache.misses() == 2);
+}

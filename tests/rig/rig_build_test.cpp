@@ -171,15 +171,17 @@ TEST_CASE("name lookup refuses ambiguous child names; parent-qualified names res
   CHECK(rig.find_joint_by_joint_name("WristR").index == right.index);
 }
 
-TEST_CASE("the layout signature changes with names, parents and frames, and nothing else (rule R7)") {
+TEST_CASE("the layout signature changes with names, parents, frames and part sizes, and nothing else (rules R7, R9)") {
   const RigDesc base = small_desc();
   const std::uint64_t s0 = build_ok(base).signature();
   CHECK(build_ok(base).signature() == s0);  // stable across builds
 
-  RigDesc sizes = base;  // sizes and rest placements are not part of the layout
+  RigDesc placed = base;  // rest placements are not part of the layout
+  placed.parts[2].placement = Transform::from_position({9, 9, 9});
+  CHECK(build_ok(placed).signature() == s0);
+  RigDesc sizes = base;  // rule R9: part sizes are (the retarget reads them)
   sizes.parts[2].size = {3, 3, 3};
-  sizes.parts[2].placement = Transform::from_position({9, 9, 9});
-  CHECK(build_ok(sizes).signature() == s0);
+  CHECK(build_ok(sizes).signature() != s0);
 
   RigDesc renamed = base;
   renamed.joints[2].name = "WristLeft";

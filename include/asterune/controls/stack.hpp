@@ -84,6 +84,8 @@ class ControlStack {
   void prefetch_state() const;
 
   // --- per-frame edits (allocation-free) -----------------------------------------------
+  // Rule CS11: `i` is a handle from find(); a bad one (-1 from find("typo"), or out of range)
+  // makes every edit do nothing, and desc() / report() return an empty description / report.
   /// Disabling clears the control's retained state (CS7); enabling starts fresh. A tracking
   /// look-at first eases back to the animated pose (status releasing), then clears.
   void set_enabled(int i, bool enabled);

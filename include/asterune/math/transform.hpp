@@ -21,6 +21,12 @@ struct Transform {
   static Transform from_position(const glm::vec3& p) { return {glm::quat(1.0f, 0.0f, 0.0f, 0.0f), p}; }
   static Transform from_rotation(const glm::quat& q) { return {q, glm::vec3(0.0f)}; }
 };
+// Rule RG8: one layout in the library and in every user file. glm's alignment options
+// (GLM_FORCE_DEFAULT_ALIGNED_GENTYPES, GLM_FORCE_AVX...) would make a user's Transform 32 bytes
+// against the library's 28 and every span of them a different array: refused at compile time.
+static_assert(sizeof(Transform) == 28 && alignof(Transform) == 4,
+              "asterune: Transform must be 7 packed floats; build without GLM_FORCE_DEFAULT_ALIGNED_GENTYPES "
+              "and GLM_FORCE_ALIGNED options (the library is built without them)");
 
 /// Composition a * b: b expressed in a's frame. Associative; identity is neutral.
 /// Inline: it is the inner step of every world walk (issue of speed: an out-of-line call

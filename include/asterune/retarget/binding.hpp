@@ -44,6 +44,10 @@ struct RetargetBinding {
   std::vector<int> source_index;           // driving source joint, -1 when unmapped (RT5)
   std::vector<glm::quat> carry;            // K_t (identity when unmapped)
   std::vector<glm::quat> rest_correction;  // M_t: rotation taking F*source bone dir onto target bone dir at rest
+  // Rule RT21: the source joint the part points at (a limb's end), -1 for none; and the rest
+  // direction from the driving source joint to it, in the driving joint's own frame (unit).
+  std::vector<int> aim_source;
+  std::vector<glm::vec3> aim_rest;
   // 1 when this joint carries travel (RT6, RT10): its source joint is a source root, or hangs
   // below one through single-child joints (a root bone above the hips), whose animated motion
   // then folds into its travel; such an ancestor may itself be mapped (onto a target root bone).

@@ -6,6 +6,7 @@
 // unit. Setup-time code (allocates); docs/retarget.md "Floor and contacts".
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,12 @@ struct ContactThresholds {
   float enter_speed = 0.3f;
   float exit_speed = 0.6f;
   float floor_percentile = 0.5f;  // floor = this quantile of the contact heights (0.5: median)
+  /// Rule RT20, seconds: a lift this short between two contacts of one foot joins them, and a
+  /// contact this short (not cut by the clip's ends) is dropped, so one foot-down is one contact.
+  float merge_gap = 0.1f;
+  float min_contact = 0.05f;
+  /// Rule RT20, L per second: an in-place clip's ground moves at least this fast.
+  float in_place_speed = 0.3f;
 };
 
 /// A clip sampled on a uniform grid into skeleton-space points (source units).
@@ -84,6 +91,10 @@ struct FootContacts {
   float leg_length = 0.0f;             // L, source units
   glm::vec3 up{0.0f, 1.0f, 0.0f};      // the source up the heights are measured along
   std::string note;                    // why there is no floor (empty when has_floor)
+  /// Rule RT20: the ground's velocity under an in-place clip (source units per second, across
+  /// `up`; the stance foot slides back at it), zero when the body travels over a still floor.
+  glm::vec3 ground_velocity{0.0f};
+  bool in_place() const { return ground_velocity != glm::vec3(0.0f); }
   /// Rule RT18: the floor over time, one key per contact (its middle time, the median height of
   /// the foot's lowest point over the contact); empty when there is no floor. After
   /// io::resolve_scene_floor(), the target-fitted keys (fit_floor_keys_to_target) instead.
@@ -100,27 +111,37 @@ struct FootContacts {
 /// `source`), with `up` the source's up direction (unit) and `leg_length` L > 0 in source units.
 /// Per frame and foot: h = height of the foot's lowest point (joints and end sites of the foot
 /// joint's subtree) along `up`; v = the smallest speed of those points (central differences,
-/// one-sided at the ends), so a foot rolling over its toe still counts as still. First guess of
+/// one-sided at the ends) relative to the ground's velocity, so a foot rolling over its toe
+/// still counts as still. Rule RT20: the ground's velocity is zero unless the clip is in place:
+/// the median horizontal velocity g of the lowest foot point over the frames exceeds
+/// in_place_speed L while the root's average horizontal travel (first to last frame) is below
+/// |g| / 2; then it is g (the stance foot slides back at it). First guess of
 /// the floor f0 = the 5th percentile of h over all frames and feet; candidates: h <= f0 +
 /// enter_height L and v <= enter_speed L; floor = the floor_percentile of the candidates' h;
-/// then the contact states with hysteresis against that floor (|h - floor| within the band). No feet, or no candidate frame:
+/// then the contact states with hysteresis against that floor (|h - floor| within the band),
+/// lifts shorter than merge_gap joined and contacts shorter than min_contact (not at the clip's
+/// ends) dropped (rule RT20). No feet, or no candidate frame:
 /// has_floor false, no contact, and a note.
 FootContacts detect_foot_contacts(const SampledSource& samples, const SourceSkeleton& source,
                                   const std::vector<FootSpec>& feet, const glm::vec3& up, float leg_length,
                                   const ContactThresholds& thresholds = {});
 
 /// detect_foot_contacts() for a humanoid source: the feet are the skeleton's left_foot and
-/// right_foot roles (humanoid.hpp), up = facing^-1 * +Y (the profile's facing), L = the rest
+/// right_foot roles as the retarget finds them (source_roles(): names, then the structure, then
+/// `overrides`; rule RT20), up = facing^-1 * +Y (the profile's facing), L = the rest
 /// height of the upper legs (hips when there are none) above the lowest point of the feet.
 /// No recognisable foot gives has_floor false and a note; fails only when the clip does not
 /// bind to the skeleton.
+/// Fails also on a bad override (as source_roles()).
 Result<FootContacts> find_foot_contacts(const Clip& clip, const SourceSkeleton& source, const glm::quat& facing,
-                                        const ContactThresholds& thresholds = {});
+                                        const ContactThresholds& thresholds = {},
+                                        const std::map<std::string, std::string>& overrides = {});
 
 /// Rule RT16, the target side: the floor (source units) that puts the target's contacting soles
 /// on its ground. Retargets every contact frame through `profile` (its floor set, e.g. to
 /// contacts.floor) onto `rig` and measures the sole of the target foot with the same role as the
-/// contacting source foot (left_foot / right_foot): the lowest corner of the foot part's box,
+/// contacting source foot (left_foot / right_foot; a leg without a foot, R6: its lowest leg
+/// part, rule RT21): the lowest corner of that part's box,
 /// above the target's ground (the lowest rest corner of the feet, root part at identity). The
 /// median m of those heights (studs) moves the floor by m / (units_to_studs * scale), so the
 /// median contacting sole lands on the ground, whatever the two skeletons' foot shapes and

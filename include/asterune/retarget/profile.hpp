@@ -22,6 +22,10 @@ namespace asterune {
 struct JointMapping {
   std::string target;
   std::string source;
+  /// Rule RT21: a source joint below `source` (a limb's end: the ankle, the wrist) that the
+  /// target part points at, for a target limb made of one part (R6's leg and arm) driven by
+  /// a source limb of several bones. Empty: the part follows `source` alone.
+  std::string aim = {};
 };
 
 struct RetargetProfile {

@@ -108,8 +108,10 @@ class Rig {
   /// Finds a joint by its own (Motor6D) name, e.g. "LeftElbow". Ambiguity is refused too.
   JointLookup find_joint_by_joint_name(std::string_view name) const;
 
-  /// Stable 64-bit hash of joint names, part names, parent structure and attachment frames
-  /// (rule R7). Equal joint counts do not make two layouts equal.
+  /// Stable 64-bit hash of joint names, part names, parent structure, attachment frames
+  /// (rule R7) and the sizes of the parts the joints link (rule R9: the retarget reads them, so
+  /// a rig with taller feet gets a fresh cached binding). Equal joint counts do not make two
+  /// layouts equal.
   std::uint64_t signature() const { return signature_; }
 
   /// Joints left out of the layout and why (rule R3).
