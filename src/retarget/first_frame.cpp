@@ -53,6 +53,12 @@ float rest_distance(const Clip& clip, const ClipBinding& binding, const SourceSk
 
 FirstFrameCheck detect_synthetic_first_frame(const Clip& clip, const SourceSkeleton& source) {
   FirstFrameCheck out;
+  // Fewer than four keyed frames cannot show a rest frame followed by a jump; checked before
+  // sampling, whose frame count follows the duration and not the keys (a keyless clip of 10^8
+  // frames must not be sampled: rule RG5, memory bounded by the input).
+  size_t keys = 0;
+  for (const ClipTrack& t : clip.tracks) keys = std::max({keys, t.rotation_times.size(), t.translation_times.size()});
+  if (keys < 4) return out;
   auto samples = sample_source(clip, source);
   auto binding = build_clip_binding(clip, source);
   if (!samples || !binding) return out;
