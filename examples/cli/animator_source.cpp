@@ -45,6 +45,33 @@ AnimatorPoseSource::AnimatorPoseSource(const io::SceneDesc& scene, const Rig& ri
   for (size_t i = 0; i < tracks.size(); ++i) {
     const io::SceneTrack& t = tracks[i];
     const bool is_animation_block = scene.animation && i == 0;
+    if (t.graph) {  // rule F10: the track plays the graph (rule GR15)
+      const int index = static_cast<int>(i) - (scene.animation ? 1 : 0);  // its place in "tracks"
+      auto graph = std::make_unique<BoundGraph>();
+      bind_graph(*graph, t, rig, bake, &cache_, keep_first_frame, graph_label(t, file, index));
+      TrackDesc d;
+      d.name = t.name;
+      d.source = &graph->instance;
+      d.priority = t.priority.value_or(TrackPriority::kCore);
+      d.weight = t.weight;
+      d.speed = t.speed;
+      d.playing = t.playing;
+      d.mask.parts = t.mask_parts;
+      d.mask.descendants = t.mask_descendants;
+      std::string note = "track " + t.name + ": graph " +
+                         (t.graph_file.empty() ? std::string("(inline)") : t.graph_file.string()) + " (" +
+                         std::to_string(graph->instance.node_count()) + " nodes), " + to_string(d.priority) +
+                         (t.mask_parts.empty() ? "" : ", masked");
+      for (size_t k = 0; k < graph->clips.size(); ++k)
+        note += "; node " + graph->instance.node_id(graph->clip_node[k]) + ": " +
+                t.graph->desc.nodes[static_cast<size_t>(graph->clip_node[k])].clip_source + ", " +
+                graph->clips[k]->description(rig);
+      notes_.push_back(std::move(note));
+      descs.push_back(std::move(d));
+      clips_.push_back(nullptr);
+      graphs_.push_back(std::move(graph));
+      continue;
+    }
     auto bound = std::make_unique<BoundClip>();
     bind_clip(*bound, t.clip, t.retarget, rig, bake, &cache_, keep_first_frame);
     const TrackDesc d = scene_track_desc(t, *bound, is_animation_block);
@@ -55,6 +82,7 @@ AnimatorPoseSource::AnimatorPoseSource(const io::SceneDesc& scene, const Rig& ri
                      bound->description(rig));
     descs.push_back(std::move(d));
     clips_.push_back(std::move(bound));
+    graphs_.push_back(nullptr);
   }
   Result<Animator> built = Animator::build(rig, descs);
   if (!built) throw CliError(file + ": " + built.message());
@@ -72,7 +100,49 @@ AnimatorPoseSource::AnimatorPoseSource(const io::SceneDesc& scene, const Rig& ri
   events_.resize(static_cast<size_t>(kMaxFrameEvents));
 }
 
+void AnimatorPoseSource::run_set_parameter(int track, const io::SceneParameterValue& value, float time) {
+  GraphInstance& graph = graphs_[static_cast<size_t>(track)]->instance;
+  const GraphParameter p = graph.find_parameter(value.name);
+  // A new value replaces a ramp still moving the same parameter, as a script's last call wins.
+  std::erase_if(ramps_, [&](const Ramp& r) { return r.track == track && r.parameter.index == p.index; });
+  if (value.type == GraphParameterType::kNumber && value.over > 0.0f) {
+    ramps_.push_back(Ramp{track, p, graph.number(p), value.number, time, value.over});
+    return;
+  }
+  set_graph_parameter(graph, value, value.number);
+}
+
+void AnimatorPoseSource::record_graph(int track, io::TrackRecord& r) const {
+  const BoundGraph* bound = graphs_[static_cast<size_t>(track)].get();
+  if (!bound) return;
+  const GraphInstance& g = bound->instance;
+  io::GraphRecord rec;
+  for (int p = 0; p < g.parameter_count(); ++p) {
+    io::GraphParameterRecord pr;
+    pr.name = g.parameter_name(p);
+    const GraphParameter h{p};
+    switch (g.parameter_type(p)) {
+      case GraphParameterType::kNumber: pr.type = io::GraphParameterRecord::Type::kNumber; pr.number = g.number(h); break;
+      case GraphParameterType::kBool: pr.type = io::GraphParameterRecord::Type::kBool; pr.boolean = g.boolean(h); break;
+      case GraphParameterType::kString:
+        pr.type = io::GraphParameterRecord::Type::kString;
+        pr.string = std::string(g.string(h));
+        break;
+    }
+    rec.parameters.push_back(std::move(pr));
+  }
+  for (int n = 0; n < g.node_count(); ++n)
+    rec.nodes.push_back(io::GraphNodeRecord{g.node_id(n), g.node_weight(n), g.node_time(n), g.node_phase(n)});
+  r.graph = std::move(rec);
+}
+
 void AnimatorPoseSource::sample(float time, float dt, std::span<Transform> local, std::span<float> coverage) {
+  // Ramps first: the value a script would set at the start of this frame (rule F10).
+  for (const Ramp& r : ramps_) {
+    const float u = std::clamp((time - r.start) / r.over, 0.0f, 1.0f);
+    graphs_[static_cast<size_t>(r.track)]->instance.set_number(r.parameter, u >= 1.0f ? r.to : r.from + (r.to - r.from) * u);
+  }
+  std::erase_if(ramps_, [&](const Ramp& r) { return time - r.start >= r.over; });
   if (!base_) {
     report_ = animator_.update(rig_, dt, local, coverage, events_);
   } else {
@@ -94,6 +164,7 @@ void AnimatorPoseSource::sample(float time, float dt, std::span<Transform> local
     r.playing = st.playing;
     r.weight_target = st.weight_target;
     r.speed = st.speed;
+    record_graph(t, r);
   }
   // Commands due at this frame, in file order (a thousandth of a step absorbs the rounding of
   // frame * dt, so a command at t = 1 runs at frame 60 of a 60 Hz run).
@@ -109,6 +180,7 @@ void AnimatorPoseSource::sample(float time, float dt, std::span<Transform> local
       case io::SceneCommandKind::kAdjustWeight: animator_.adjust_weight(track, c.weight, c.fade); break;
       case io::SceneCommandKind::kAdjustSpeed: animator_.adjust_speed(track, c.speed); break;
       case io::SceneCommandKind::kSetTime: animator_.set_time(track, c.time); break;
+      case io::SceneCommandKind::kSetParameter: run_set_parameter(track, c.parameter, time); break;
     }
   }
 }
@@ -118,6 +190,10 @@ std::optional<Transform> AnimatorPoseSource::finish_frame(io::FrameRecord& recor
   if (report_.ok) {
     for (int i = 0; i < report_.events_written; ++i) {
       const AnimEvent& e = events_[static_cast<size_t>(i)];
+      // A graph track loops a stand-in clip of 1 s (rule GR15): its "looped" events say nothing.
+      if (e.kind == AnimEventKind::kLooped && e.track >= 0 && e.track < static_cast<int>(graphs_.size()) &&
+          graphs_[static_cast<size_t>(e.track)])
+        continue;
       io::EventRecord r;
       r.track = e.track >= 0 && e.track < animator_.track_count() ? animator_.desc(e.track).name : std::string();
       r.kind = event_kind_name(e.kind);
@@ -136,26 +212,38 @@ std::vector<std::string> AnimatorPoseSource::notes() const { return notes_; }
 
 void AnimatorPoseSource::foot_contacts(float, std::vector<io::FootContactRecord>& out) const {
   out.clear();
-  int best = -1;
-  float weight = 0.0f;
+  // The heaviest playing clip with feet: a clip track's weight, or a graph track's weight times
+  // its Clip node's share (rule GR12), at that clip's own time.
+  const BoundClip* best = nullptr;
+  float best_time = 0.0f, weight = 0.0f;
+  auto consider = [&](const BoundClip& clip, float w, float time) {
+    if (clip.contacts.feet.empty() || (best && w <= weight)) return;
+    best = &clip;
+    weight = w;
+    best_time = time;
+  };
   for (size_t t = 0; t < clips_.size() && t < tracks_.size(); ++t) {
-    if (clips_[t]->contacts.feet.empty() || !tracks_[t].playing) continue;
-    if (best < 0 || tracks_[t].weight > weight) {
-      best = static_cast<int>(t);
-      weight = tracks_[t].weight;
+    if (!tracks_[t].playing) continue;
+    if (clips_[t]) consider(*clips_[t], tracks_[t].weight, tracks_[t].time);
+    if (!graphs_[t]) continue;
+    const BoundGraph& g = *graphs_[t];
+    for (size_t k = 0; k < g.clips.size(); ++k) {
+      const float share = g.instance.node_weight(g.clip_node[k]);
+      if (share > 0.0f) consider(*g.clips[k], tracks_[t].weight * share, g.instance.node_time(g.clip_node[k]));
     }
   }
-  if (best < 0) return;
-  const BoundClip& clip = *clips_[static_cast<size_t>(best)];
-  const float time = tracks_[static_cast<size_t>(best)].time;
-  for (size_t i = 0; i < clip.contacts.feet.size(); ++i)
-    out.push_back(io::FootContactRecord{clip.contacts.feet[i].label, clip.contacts.in_contact(i, time)});
+  if (!best) return;
+  for (size_t i = 0; i < best->contacts.feet.size(); ++i)
+    out.push_back(io::FootContactRecord{best->contacts.feet[i].label, best->contacts.in_contact(i, best_time)});
 }
 
 std::vector<std::string> AnimatorPoseSource::contact_notes() const {
   std::vector<std::string> out;
   for (const auto& clip : clips_)
-    if (!clip->contact_note.empty()) out.push_back(clip->contact_note);
+    if (clip && !clip->contact_note.empty()) out.push_back(clip->contact_note);
+  for (const auto& graph : graphs_)
+    for (size_t k = 0; graph && k < graph->clips.size(); ++k)
+      if (!graph->clips[k]->contact_note.empty()) out.push_back(graph->clips[k]->contact_note);
   return out;
 }
 

@@ -1,6 +1,8 @@
 // asterune-solve: a PoseSource that plays a scene's "tracks" through an Animator (docs/animator.md)
 // and runs its "commands" at their times (docs/formats.md). Each track's clip is loaded and bound
-// like the "animation" block's (bind_clip), retargeted tracks sharing one RetargetCache.
+// like the "animation" block's (bind_clip), retargeted tracks sharing one RetargetCache; a graph
+// track (rule F10) plays its GraphInstance, whose Clip nodes are bound the same way and share
+// the cache.
 #pragma once
 
 #include <memory>
@@ -12,6 +14,7 @@
 #include "asterune/documents/scene_file.hpp"
 #include "asterune/retarget/cache.hpp"
 #include "animation_source.hpp"
+#include "graph_track.hpp"
 #include "run.hpp"
 
 namespace asterune::cli {
@@ -38,7 +41,8 @@ class AnimatorPoseSource final : public PoseSource {
   /// its events; the root motion delta when a track extracts root motion.
   std::optional<Transform> finish_frame(io::FrameRecord& record) override;
 
-  /// One line per track for the table's header: "track Walk: FILE, Movement, looped, native".
+  /// One line per track for the table's header: "track Walk: FILE, Movement, looped, native"
+  /// (a graph track: "track Loco: graph FILE (N nodes), Movement; node walk: FILE, retargeted ...").
   std::vector<std::string> notes() const;
   /// The foot contacts (rule RT17) of the heaviest playing track that has them, at its own
   /// time; none when no track has feet.
@@ -54,7 +58,18 @@ class AnimatorPoseSource final : public PoseSource {
   std::vector<Transform> scratch_local_;
   std::vector<float> scratch_coverage_;
   RetargetCache cache_;                             // shared by the tracks retargeted from one skeleton
-  std::vector<std::unique_ptr<BoundClip>> clips_;   // one per track; the animator points into them
+  std::vector<std::unique_ptr<BoundClip>> clips_;   // one per track (null for a graph track); the animator points into them
+  std::vector<std::unique_ptr<BoundGraph>> graphs_; // one per track (null for a clip track)
+  // A set_parameter command with "over" (rule F10): the value moves linearly from `from` (the
+  // value when the command ran, at `start`) to `to`, set before each frame's update.
+  struct Ramp {
+    int track = -1;
+    GraphParameter parameter;
+    float from = 0.0f, to = 0.0f, start = 0.0f, over = 0.0f;
+  };
+  std::vector<Ramp> ramps_;
+  void run_set_parameter(int track, const io::SceneParameterValue& value, float time);
+  void record_graph(int track, io::TrackRecord& record) const;
   std::vector<std::string> notes_;
   Animator animator_;
   std::vector<io::SceneCommand> commands_;

@@ -43,10 +43,11 @@ struct Options {
   bool bake = false;
   bool keep_first_frame = false;  // --keep-first-frame (rule RT23)
   std::optional<std::string> tolerance;  // --tolerance STUDS (checked in run_main: one line, exit 2)
+  std::vector<std::string> set;          // --set NAME=VALUE (rule F10; checked by make_run)
 };
 
 cli::RunRequest run_request(const Options& opt) {
-  return cli::RunRequest{opt.scene, opt.rig, opt.pose, opt.clip, opt.frames, opt.dt, opt.bake, opt.keep_first_frame};
+  return cli::RunRequest{opt.scene, opt.rig, opt.pose, opt.clip, opt.frames, opt.dt, opt.bake, opt.keep_first_frame, opt.set};
 }
 
 // --tolerance: a finite number of studs > 0 (rule F7).
@@ -219,6 +220,12 @@ int main(int argc, char** argv) {
   app.add_flag("--keep-first-frame", opt.keep_first_frame,
                "skeleton clips (.bvh, .gltf): keep a synthetic first frame (a converter's rest-like T-pose followed by a "
                "jump), which is otherwise left out with a note");
+  app.add_option("--set", opt.set,
+                 "set a graph parameter of the scene's graph tracks for the run (repeatable): its start value "
+                 "instead of the graph's default; the scene's set_parameter commands still run. A number, true/false "
+                 "or text, as the parameter's type")
+      ->type_name("NAME=VALUE")
+      ->allow_extra_args(false);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -142,10 +142,24 @@ std::string format_table_frame(const Run& run, const io::FrameRecord& rec) {
                rec.coverage[i], z(t.position.x), z(t.position.y), z(t.position.z), z(t.rotation.w), z(t.rotation.x),
                z(t.rotation.y), z(t.rotation.z), e.x, e.y, e.z, z(w.x), z(w.y), z(w.z));
     }
-    for (const io::TrackRecord& tr : rec.tracks)
+    for (const io::TrackRecord& tr : rec.tracks) {
       s += "track " + tr.name + ": " +
            fmt("%s, weight %.3f (target %.3f), time %.4f s, speed %.3f\n", tr.playing ? "playing" : "stopped",
                z(tr.weight), z(tr.weight_target), z(tr.time), z(tr.speed));
+      if (!tr.graph) continue;
+      // Rule F10: the parameters on one line, then one line per active node.
+      std::string params;
+      for (const io::GraphParameterRecord& p : tr.graph->parameters) {
+        params += (params.empty() ? "" : ", ") + p.name + " = ";
+        if (p.type == io::GraphParameterRecord::Type::kNumber) params += fmt("%.3f", z(p.number));
+        else if (p.type == io::GraphParameterRecord::Type::kBool) params += p.boolean ? "true" : "false";
+        else params += "'" + p.string + "'";
+      }
+      if (!params.empty()) s += "  parameters: " + params + "\n";
+      for (const io::GraphNodeRecord& n : tr.graph->nodes)
+        if (n.weight != 0.0f)
+          s += "  node " + n.id + fmt(": weight %.3f, time %.4f s, phase %.4f\n", z(n.weight), z(n.time), z(n.phase));
+    }
     for (const io::EventRecord& e : rec.events) {
       s += "event " + e.track + ": " + e.kind;
       if (!e.name.empty()) s += " '" + e.name + "'";

@@ -11,8 +11,42 @@
 #include "animation_source.hpp"
 #include "animator_source.hpp"
 #include "controls_step.hpp"
+#include "graph_track.hpp"
 
 namespace asterune::cli {
+
+void apply_parameter_overrides(io::SceneDesc& scene, const std::vector<std::string>& set) {
+  for (const std::string& text : set) {
+    const size_t eq = text.find('=');
+    if (eq == std::string::npos || eq == 0) throw CliError("--set " + text + ": expected NAME=VALUE");
+    const std::string name = text.substr(0, eq);
+    const std::string_view value = std::string_view(text).substr(eq + 1);
+    std::string declared;
+    bool found = false;
+    for (io::SceneTrack& track : scene.tracks) {
+      if (!track.graph) continue;
+      for (GraphParameterDesc& p : track.graph->desc.parameters) {
+        declared += (declared.empty() ? "" : ", ") + p.name;
+        if (p.name != name) continue;
+        io::SceneParameterValue v;
+        if (!parse_parameter_value(value, p.type, v))
+          throw CliError("--set " + text + ": the parameter '" + name + "' of track '" + track.name + "' is a " +
+                         to_string(p.type) +
+                         (p.type == GraphParameterType::kNumber ? ": the value must be a finite number"
+                          : p.type == GraphParameterType::kBool ? ": the value must be true or false"
+                                                                : ": any text"));
+        p.number_default = v.number;
+        p.bool_default = v.boolean;
+        p.string_default = v.string;
+        found = true;
+      }
+    }
+    if (!found)
+      throw CliError("--set " + text + ": no graph track has a parameter '" + name + "' (" +
+                     (declared.empty() ? std::string("the run has no graph parameters") : "parameters: " + declared) +
+                     ")");
+  }
+}
 
 // Without a scene or any of --rig/--pose/--clip: the built-in demo, R15 at its rest root
 // placement waving for kDemoFrames frames, with the control stack of demo_controls() (left arm
@@ -37,6 +71,7 @@ Run make_run(const RunRequest& opt) {
     if (!scene.animation) scene.animation = io::SceneAnimation{};
     scene.animation->clip = opt.clip;
   }
+  apply_parameter_overrides(scene, opt.set);
   if (opt.frames) scene.frames = *opt.frames;
   if (opt.dt) scene.dt = *opt.dt;
 

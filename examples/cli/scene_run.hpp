@@ -5,7 +5,9 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "asterune/documents/scene_file.hpp"
 #include "run.hpp"
 
 namespace asterune::cli {
@@ -25,7 +27,14 @@ struct RunRequest {
   std::optional<float> dt;
   bool bake = false;
   bool keep_first_frame = false;  // --keep-first-frame (rule RT23)
+  std::vector<std::string> set;   // --set NAME=VALUE: graph parameters' start values (rule F10)
 };
+
+/// Applies --set NAME=VALUE (rule F10): the value replaces the parameter's default in every graph
+/// track of `scene` that declares NAME, so the run starts with it (the scene's set_parameter
+/// commands still run). Throws CliError "--set TEXT: <reason>" for a missing '=', a name no
+/// graph track declares, or a value not of the parameter's type.
+void apply_parameter_overrides(io::SceneDesc& scene, const std::vector<std::string>& set);
 
 /// Loads the files, binds the pose source and the control stack (over the scene's ground) and
 /// returns the run. Throws CliError naming the file and the problem.

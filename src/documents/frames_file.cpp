@@ -6,6 +6,20 @@ namespace asterune::io {
 using namespace detail;
 
 namespace {
+// Rule F10: {"parameters": {NAME: value}, "nodes": {ID: {"weight", "time", "phase"}}}.
+Json graph_json(const GraphRecord& g) {
+  Json parameters = Json::object();
+  for (const GraphParameterRecord& p : g.parameters) {
+    if (p.type == GraphParameterRecord::Type::kNumber) parameters[p.name] = float_json(p.number);
+    else if (p.type == GraphParameterRecord::Type::kBool) parameters[p.name] = p.boolean;
+    else parameters[p.name] = p.string;
+  }
+  Json nodes = Json::object();
+  for (const GraphNodeRecord& n : g.nodes)
+    nodes[n.id] = Json{{"weight", float_json(n.weight)}, {"time", float_json(n.time)}, {"phase", float_json(n.phase)}};
+  return Json{{"parameters", std::move(parameters)}, {"nodes", std::move(nodes)}};
+}
+
 Json frame_json(const Rig& rig, const FrameRecord& rec) {
   Json f = Json::object();
   f["frame"] = rec.frame;
@@ -67,9 +81,12 @@ Json frame_json(const Rig& rig, const FrameRecord& rec) {
   }
   if (!rec.tracks.empty()) {
     Json tracks = Json::array();
-    for (const TrackRecord& t : rec.tracks)
-      tracks.push_back(Json{{"name", t.name}, {"weight", float_json(t.weight)}, {"time", float_json(t.time)},
-                            {"playing", t.playing}});
+    for (const TrackRecord& t : rec.tracks) {
+      Json track{{"name", t.name}, {"weight", float_json(t.weight)}, {"time", float_json(t.time)},
+                 {"playing", t.playing}};
+      if (t.graph) track["graph"] = graph_json(*t.graph);
+      tracks.push_back(std::move(track));
+    }
     f["tracks"] = std::move(tracks);
     Json events = Json::array();
     for (const EventRecord& e : rec.events)

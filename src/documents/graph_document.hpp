@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "asterune/graph/graph_desc.hpp"
+#include "asterune/documents/graph_file.hpp"
 #include "formats/json_read.hpp"
 
 namespace asterune::io::detail {
@@ -13,6 +13,6 @@ namespace asterune::io::detail {
 /// Reads a parsed asterune.graph/1 object found at JSON pointer `pointer` ("" for a whole file;
 /// error paths start there); relative clip paths resolve against `folder`. Throws LoadError on
 /// bad input (graph_file.hpp lists what is refused).
-GraphDesc read_graph_document(const Json& root, const std::string& pointer, const std::filesystem::path& folder);
+GraphDocument read_graph_document(const Json& root, const std::string& pointer, const std::filesystem::path& folder);
 
 }  // namespace asterune::io::detail

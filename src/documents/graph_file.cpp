@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "graph_document.hpp"
+#include "scene_blocks.hpp"
 
 namespace asterune::io {
 namespace {
@@ -19,6 +20,7 @@ struct GraphContext {
   const std::vector<GraphParameterDesc>* parameters = nullptr;
   std::vector<std::string> ids;  // file order = GraphDesc index
   std::filesystem::path folder;  // relative clip paths start here
+  std::vector<SceneRetarget>* retarget = nullptr;  // per node (file order): a Clip's "retarget" block
 };
 
 const char* json_kind(const Json& v) {
@@ -168,10 +170,10 @@ void read_inputs(const Json& v, const std::string& np, GraphNodeDesc& g, const G
 }
 
 void read_clip(const Json& v, const std::string& np, GraphNodeDesc& g, const GraphContext& c) {
-  if (find_member(v, "retarget"))
-    fail(child_pointer(np, "retarget"),
-         "a graph's Clip node does not take a retarget block yet (whoever builds the graph binds the clip)");
-  check_keys(v, np, {"type", "clip", "play_mode", "reverse", "speed", "trim"});
+  check_keys(v, np, {"type", "clip", "retarget", "play_mode", "reverse", "speed", "trim"});
+  // Rule F10: the same block as a scene track's; the node's index is the one being read.
+  if (const Json* r = find_member(v, "retarget"))
+    (*c.retarget)[c.retarget->size() - 1] = read_scene_retarget(*r, child_pointer(np, "retarget"));
   std::filesystem::path clip(read_name(require_member(v, np, "clip"), child_pointer(np, "clip")));
   if (clip.is_relative()) clip = (c.folder / clip).lexically_normal();
   g.clip_source = clip.string();
@@ -346,14 +348,15 @@ GraphParameterDesc read_parameter(const std::string& name, const Json& v, const 
 
 namespace detail {
 
-GraphDesc read_graph_document(const Json& root, const std::string& pointer, const std::filesystem::path& folder) {
+GraphDocument read_graph_document(const Json& root, const std::string& pointer, const std::filesystem::path& folder) {
   auto at = [&](std::string_view key) { return child_pointer(pointer, key); };
   require_object(root, pointer);
   check_keys(root, pointer, {"format", "parameters", "nodes", "output"});
   const std::string format = read_string(require_member(root, pointer, "format"), at("format"));
   if (format != kGraphFormat)
     fail(at("format"), "expected \"" + std::string(kGraphFormat) + "\", found \"" + format + "\"");
-  GraphDesc desc;
+  GraphDocument doc;
+  GraphDesc& desc = doc.desc;
   if (const Json* ps = find_member(root, "parameters")) {
     require_object(*ps, at("parameters"));
     for (auto it = ps->begin(); it != ps->end(); ++it)
@@ -365,19 +368,22 @@ GraphDesc read_graph_document(const Json& root, const std::string& pointer, cons
   GraphContext c;
   c.parameters = &desc.parameters;
   c.folder = folder;
+  c.retarget = &doc.clip_retarget;
   for (auto it = nodes.begin(); it != nodes.end(); ++it) {
     if (it.key().empty()) fail(np, "a node id must not be empty");
     c.ids.push_back(it.key());
   }
-  for (auto it = nodes.begin(); it != nodes.end(); ++it)
+  for (auto it = nodes.begin(); it != nodes.end(); ++it) {
+    doc.clip_retarget.emplace_back();
     desc.nodes.push_back(read_node(it.key(), it.value(), child_pointer(np, it.key()), c));
+  }
   desc.output = read_node_ref(require_member(root, pointer, "output"), at("output"), c);
-  return desc;
+  return doc;
 }
 
 }  // namespace detail
 
-Result<GraphDesc> parse_graph(std::string_view text, const std::string& file_label) {
+Result<GraphDocument> parse_graph_document(std::string_view text, const std::string& file_label) {
   try {
     return detail::read_graph_document(parse_json(text), "", std::filesystem::path(file_label).parent_path());
   } catch (const LoadError& e) {
@@ -385,9 +391,21 @@ Result<GraphDesc> parse_graph(std::string_view text, const std::string& file_lab
   }
 }
 
+Result<GraphDocument> read_graph_document_file(const std::filesystem::path& path) {
+  return parse_text_file(
+      path, [](std::string_view text, const std::string& label) { return parse_graph_document(text, label); });
+}
+
+Result<GraphDesc> parse_graph(std::string_view text, const std::string& file_label) {
+  Result<GraphDocument> doc = parse_graph_document(text, file_label);
+  if (!doc) return Error{doc.message()};
+  return std::move(doc.value().desc);
+}
+
 Result<GraphDesc> read_graph_file(const std::filesystem::path& path) {
-  return parse_text_file(path,
-                         [](std::string_view text, const std::string& label) { return parse_graph(text, label); });
+  Result<GraphDocument> doc = read_graph_document_file(path);
+  if (!doc) return Error{doc.message()};
+  return std::move(doc.value().desc);
 }
 
 }  // namespace asterune::io

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "asterune/rig/rig.hpp"
+#include "graph_document.hpp"
 #include "scene_blocks.hpp"
 
 namespace asterune::io {
@@ -29,13 +30,40 @@ float read_fade(const Json& v, const std::string& pointer) {
 // Rule AN6: only an additive track subtracts; an override track's weight below 0 is 0.
 float clamp_weight(float w, bool additive) { return additive || w > 0.0f ? w : 0.0f; }
 
+// "graph" (rule F10): a path (read now, so commands can be checked against its parameters) or
+// an inline asterune.graph/1 object whose relative clip paths start at the scene's folder.
+void read_track_graph(const Json& g, const std::string& gp, const SceneBlockContext& ctx, SceneTrack& t) {
+  if (g.is_string()) {
+    t.graph_file = ctx.resolve(read_name(g, gp));
+    Result<GraphDocument> doc = read_graph_document_file(t.graph_file);
+    if (!doc) fail(gp, doc.message());
+    t.graph = std::move(doc.value());
+    return;
+  }
+  if (!g.is_object()) fail(gp, "must be a graph file's path or an inline asterune.graph/1 object");
+  t.graph = read_graph_document(g, gp, ctx.base_dir);
+}
+
 SceneTrack read_track(const Json& v, const std::string& tp, const SceneBlockContext& ctx) {
   require_object(v, tp);
-  check_keys(v, tp, {"name", "clip", "retarget", "priority", "weight", "speed", "loop", "time", "playing", "mask",
-                     "additive", "root_motion"});
+  check_keys(v, tp, {"name", "clip", "graph", "retarget", "priority", "weight", "speed", "loop", "time", "playing",
+                     "mask", "additive", "root_motion"});
   SceneTrack t;
   t.name = read_name(require_member(v, tp, "name"), child_pointer(tp, "name"));
-  t.clip = ctx.resolve(read_name(require_member(v, tp, "clip"), child_pointer(tp, "clip")));
+  if (const Json* g = find_member(v, "graph")) {
+    // Rule GR15: the animator plays a graph as a looped track without additive or root motion.
+    for (std::string_view key : {"clip", "retarget", "loop", "time", "additive", "root_motion"})
+      if (find_member(v, key))
+        fail(child_pointer(tp, key), "a graph track takes no '" + std::string(key) + "' (" +
+                                         (key == "clip"       ? std::string("a track plays a clip or a graph")
+                                          : key == "retarget" ? std::string("give it to the graph's Clip nodes")
+                                                              : std::string("rule GR15: not for a graph track yet")) +
+                                         ")");
+    read_track_graph(*g, child_pointer(tp, "graph"), ctx, t);
+  } else {
+    if (!find_member(v, "clip")) fail(tp, "missing required key 'clip' (or 'graph': a track plays a clip or a graph)");
+    t.clip = ctx.resolve(read_name(require_member(v, tp, "clip"), child_pointer(tp, "clip")));
+  }
   if (const Json* r = find_member(v, "retarget")) t.retarget = read_scene_retarget(*r, child_pointer(tp, "retarget"));
   if (const Json* p = find_member(v, "priority")) {
     const std::string pp = child_pointer(tp, "priority");
@@ -73,6 +101,52 @@ SceneTrack read_track(const Json& v, const std::string& tp, const SceneBlockCont
   }
   if (const Json* r = find_member(v, "root_motion")) t.root_motion = read_bool(*r, child_pointer(tp, "root_motion"));
   return t;
+}
+
+// {"name", "value", "over"} against the track's graph (rule F10): a declared parameter, a value
+// of its type, a ramp only for a number.
+SceneParameterValue read_set_parameter(const Json& a, const std::string& ap, const SceneTrack* track,
+                                       const std::string& track_name) {
+  check_keys(a, ap, {"name", "value", "over"});
+  if (!track || !track->graph)
+    fail(ap, "track '" + track_name + "' plays a clip, not a graph: it has no parameters");
+  SceneParameterValue p;
+  const std::string np = child_pointer(ap, "name");
+  p.name = read_name(require_member(a, ap, "name"), np);
+  const GraphParameterDesc* found = nullptr;
+  std::string declared;
+  for (const GraphParameterDesc& g : track->graph->desc.parameters) {
+    if (g.name == p.name) found = &g;
+    declared += (declared.empty() ? "" : ", ") + g.name;
+  }
+  if (!found)
+    fail(np, "track '" + track_name + "': the graph has no parameter '" + p.name +
+                 "' (parameters: " + (declared.empty() ? std::string("none") : declared) + ")");
+  p.type = found->type;
+  const std::string vp = child_pointer(ap, "value");
+  const Json& value = require_member(a, ap, "value");
+  const std::string want = std::string("track '") + track_name + "': the parameter '" + p.name + "' is a " +
+                           to_string(p.type) + ": ";
+  switch (p.type) {
+    case GraphParameterType::kNumber:
+      if (!value.is_number()) fail(vp, want + "the value must be a number");
+      p.number = read_float(value, vp);
+      break;
+    case GraphParameterType::kBool:
+      if (!value.is_boolean()) fail(vp, want + "the value must be true or false");
+      p.boolean = value.get<bool>();
+      break;
+    case GraphParameterType::kString:
+      if (!value.is_string()) fail(vp, want + "the value must be a string");
+      p.string = value.get<std::string>();
+      break;
+  }
+  if (const Json* o = find_member(a, "over")) {
+    const std::string op = child_pointer(ap, "over");
+    if (p.type != GraphParameterType::kNumber) fail(op, want + "only a number ramps ('over')");
+    p.over = read_fade(*o, op);
+  }
+  return p;
 }
 
 }  // namespace
@@ -117,7 +191,8 @@ void read_scene_commands(const Json& value, const std::string& pointer, const Sc
     }
     const bool additive = track && track->additive;
     // Exactly one action key besides "t" and "track".
-    static constexpr std::string_view kActions[] = {"play", "stop", "adjust_weight", "adjust_speed", "set_time"};
+    static constexpr std::string_view kActions[] = {"play",         "stop",     "adjust_weight",
+                                                    "adjust_speed", "set_time", "set_parameter"};
     const Json* action = nullptr;
     std::string action_name;
     for (auto it = v.begin(); it != v.end(); ++it) {
@@ -127,12 +202,14 @@ void read_scene_commands(const Json& value, const std::string& pointer, const Sc
       for (std::string_view a : kActions) known = known || key == a;
       if (!known)
         fail(child_pointer(cp, key), "unknown key '" + key +
-                                         "' (expected t, track and one of: play, stop, adjust_weight, adjust_speed, set_time)");
+                                         "' (expected t, track and one of: play, stop, adjust_weight, adjust_speed, set_time, "
+                                         "set_parameter)");
       if (action) fail(child_pointer(cp, key), "a command has one action ('" + action_name + "' is already given)");
       action = &it.value();
       action_name = key;
     }
-    if (!action) fail(cp, "a command needs one action: play, stop, adjust_weight, adjust_speed or set_time");
+    if (!action)
+      fail(cp, "a command needs one action: play, stop, adjust_weight, adjust_speed, set_time or set_parameter");
     const std::string ap = child_pointer(cp, action_name);
     require_object(*action, ap);
     if (action_name == "play") {
@@ -165,6 +242,9 @@ void read_scene_commands(const Json& value, const std::string& pointer, const Sc
       check_keys(*action, ap, {"speed"});
       c.kind = SceneCommandKind::kAdjustSpeed;
       c.speed = read_float(require_member(*action, ap, "speed"), child_pointer(ap, "speed"));
+    } else if (action_name == "set_parameter") {
+      c.kind = SceneCommandKind::kSetParameter;
+      c.parameter = read_set_parameter(*action, ap, track, c.track);
     } else {
       check_keys(*action, ap, {"time"});
       c.kind = SceneCommandKind::kSetTime;

@@ -45,7 +45,15 @@ TEST_CASE("every example file loads with the reader its format tag names") {
       CHECK(io::check_track_masks(scene.value().tracks, rig.value(), entry.path()));
       for (const io::SceneTrack& track : scene.value().tracks) {
         INFO(track.clip.string());
-        CHECK(io::load_source_clip(track.clip, track.retarget.units_to_studs));
+        if (!track.graph) {
+          CHECK(io::load_source_clip(track.clip, track.retarget.units_to_studs));
+          continue;
+        }
+        // Rule F10: a graph track's Clip nodes load with their own retarget block's units.
+        const GraphDesc& g = track.graph->desc;
+        for (size_t i = 0; i < g.nodes.size(); ++i)
+          if (g.nodes[i].type == GraphNodeType::kClip)
+            CHECK(io::load_source_clip(g.nodes[i].clip_source, track.graph->clip_retarget[i].units_to_studs));
       }
       if (scene.value().animation) CHECK(io::load_source_clip(scene.value().animation->clip));
     } else if (tag == "asterune.graph/1") {

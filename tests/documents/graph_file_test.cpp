@@ -289,9 +289,9 @@ TEST_CASE("graph file: bad input is one line naming the file, the JSON path and 
       {"unknown top-level key",
        graph("", kClips, "a").insert(1, R"("outputs": 1, )"),
        {kLabel + ": /outputs: unknown key 'outputs'"}},
-      {"retarget block",
-       graph("", R"("c": {"type": "Clip", "clip": "a.bvh", "retarget": {}})", "c"),
-       {kLabel + ": /nodes/c/retarget: node 'c': "}},
+      {"bad retarget block",
+       graph("", R"("c": {"type": "Clip", "clip": "a.bvh", "retarget": {"mapp": "auto"}})", "c"),
+       {kLabel + ": /nodes/c/retarget/mapp: node 'c': unknown key 'mapp'"}},
       {"syntax error", "{\"format\": ", {kLabel + ": "}},
   };
   for (const Case& c : cases) {

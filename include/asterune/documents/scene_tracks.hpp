@@ -7,6 +7,9 @@
 //               "additive": false, "root_motion": false}],
 //   "commands": [{"t": 1.0, "track": "Wave", "play": {"fade": 0.3, "weight": 1.0, "speed": 1.0}},
 //                {"t": 2.0, "track": "Walk", "stop": {"fade": 0.5}}, ...]
+// A track may play an animation graph instead of a clip (rule F10): "graph": "loco.graph.json"
+// or an inline asterune.graph/1 object; commands then set its parameters:
+//   {"t": 1.0, "track": "Loco", "set_parameter": {"name": "speed", "value": 3.0, "over": 2.0}}
 // Reading checks everything that does not need the rig (rule F3: one line naming the file, the
 // JSON path and the reason): unknown keys, a command naming no track, an unknown priority or
 // transition, a negative fade, a nonfinite number. Mask parts are checked against the rig when
@@ -24,6 +27,7 @@
 
 #include "asterune/anim/animator.hpp"
 #include "asterune/core/result.hpp"
+#include "asterune/documents/graph_file.hpp"
 #include "asterune/documents/scene_animation.hpp"
 
 namespace asterune {
@@ -40,7 +44,13 @@ inline constexpr std::string_view kAnimationTrackName = "animation";
 /// One entry of "tracks". Clip path resolved against the scene file's folder.
 struct SceneTrack {
   std::string name;
-  std::filesystem::path clip;
+  std::filesystem::path clip;             // empty for a graph track
+  /// "graph" (rule F10): the graph the track plays instead of a clip, read with the scene (its
+  /// Clip paths resolved against the graph file's folder, or the scene's for an inline graph).
+  /// A graph track takes no "clip", "retarget" (its Clip nodes carry their own), "loop", "time",
+  /// "additive" or "root_motion" (rule GR15).
+  std::optional<GraphDocument> graph;
+  std::filesystem::path graph_file;       // "graph" as a path (resolved); empty when inline
   SceneRetarget retarget;                 // as the "animation" block's (scene_animation.hpp)
   std::optional<TrackPriority> priority;  // nullopt: the clip's (a KeyframeSequence's Priority), else Core
   std::optional<bool> loop;               // nullopt: the clip's (a KeyframeSequence's Loop), else true
@@ -55,7 +65,17 @@ struct SceneTrack {
   bool root_motion = false;
 };
 
-enum class SceneCommandKind { kPlay, kStop, kAdjustWeight, kAdjustSpeed, kSetTime };
+enum class SceneCommandKind { kPlay, kStop, kAdjustWeight, kAdjustSpeed, kSetTime, kSetParameter };
+
+/// A set_parameter command's value (rule F10): checked against the graph's declaration.
+struct SceneParameterValue {
+  std::string name;  // a parameter the track's graph declares
+  GraphParameterType type = GraphParameterType::kNumber;
+  float number = 0.0f;
+  bool boolean = false;
+  std::string string;
+  float over = 0.0f;  // seconds, >= 0 (numbers only): a linear ramp from the value at the command
+};
 
 /// One entry of "commands": an Animator call made at the first frame whose time is >= t
 /// (within a thousandth of a frame), after that frame's pose (docs/formats.md).
@@ -68,6 +88,7 @@ struct SceneCommand {
   float weight = 1.0f;   // kAdjustWeight (clamped to >= 0 unless the track is additive)
   float speed = 1.0f;    // kAdjustSpeed
   float time = 0.0f;     // kSetTime: seconds
+  SceneParameterValue parameter;  // kSetParameter (the track is a graph track)
 };
 
 /// The "animation" block as an Animator track (rule AN10): named kAnimationTrackName, Core,

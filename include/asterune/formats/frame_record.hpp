@@ -37,6 +37,29 @@ struct ControlRecord {
   std::optional<FeetReport> feet;  // feet controls: per-foot lift, hit, tilt, clamped; pelvis drop
 };
 
+/// One graph node's state in a printed frame (rule F10; GraphInstance::node_weight/time/phase).
+struct GraphNodeRecord {
+  std::string id;
+  float weight = 0.0f;  // the node's share of the track's pose, 0 when inactive
+  float time = 0.0f;    // a Clip node's clip time (seconds); else 0
+  float phase = 0.0f;   // a Clip node's normalized time in its trim; a blend's synced phase
+};
+
+/// One graph parameter's value in a printed frame: the field of its type is set.
+struct GraphParameterRecord {
+  std::string name;
+  enum class Type { kNumber, kBool, kString } type = Type::kNumber;
+  float number = 0.0f;
+  bool boolean = false;
+  std::string string;
+};
+
+/// A graph track's parameters and nodes (in the graph's order) in a printed frame.
+struct GraphRecord {
+  std::vector<GraphParameterRecord> parameters;
+  std::vector<GraphNodeRecord> nodes;
+};
+
 /// One animator track's state in a printed frame (a scene with "tracks" or "commands").
 struct TrackRecord {
   std::string name;
@@ -45,6 +68,7 @@ struct TrackRecord {
   bool playing = false;        // is_playing
   float weight_target = 0.0f;  // the table prints it (not in JSON)
   float speed = 1.0f;          // the table prints it (not in JSON)
+  std::optional<GraphRecord> graph;  // a graph track (rule F10): JSON "graph", the table's node lines
 };
 
 /// One animator event of a frame (rule AN7), in the order the animator reported them.
