@@ -67,8 +67,9 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
     std::shared_ptr<Clip> own_clip;
     std::shared_ptr<AnimationBinding> own_binding;
     if (d.source) {
-      if (d.additive || d.root_motion)
-        return make_error(label + ": a pose-source (graph) track cannot be additive or extract root motion yet");
+      if (d.additive) return make_error(label + ": a pose-source (graph) track cannot be additive");
+      if (d.root_motion && !d.source->extracts_root_motion())
+        return make_error(label + ": its pose source does not extract root motion");
       own_clip = std::make_shared<Clip>();
       own_clip->name = d.name;
       own_clip->duration = 1.0f;
@@ -125,7 +126,10 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
       if (!sample_animation(*d.clip, b, rig, d.reference_time, wrap, tr.context, tr.reference, tr.coverage))
         return make_error(label + ": the reference pose could not be sampled");
     }
-    if (d.root_motion) {
+    if (d.source) {
+      tr.source_events.assign(static_cast<size_t>(std::max(0, d.source->event_capacity())), PoseSourceEvent{});
+      if (d.root_motion && a.root_joint_ < 0) return make_error(label + ": root motion needs a joint on the root part");
+    } else if (d.root_motion) {
       if (d.additive) return make_error(label + ": an additive track cannot extract root motion");
       if (a.root_joint_ < 0) return make_error(label + ": root motion needs a joint on the root part");
       const auto r = static_cast<size_t>(a.root_joint_);
@@ -142,7 +146,7 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
     }
     tr.state.speed = d.speed;
     tr.state.time_position = wrap_clip_time(d.time, tr.length, wrap);
-    if (d.root_motion) {
+    if (d.root_motion && !d.source) {
       // The first step's travel starts from the start time's heading.
       const auto r = static_cast<size_t>(a.root_joint_);
       if (!sample_animation(*d.clip, b, rig, tr.state.time_position, wrap, tr.context, tr.local, tr.coverage))
@@ -292,9 +296,10 @@ AnimatorReport Animator::update(const Rig& rig, float dt, std::span<Transform> l
                             "the rig is the animator's and local and coverage hold its joint count", report);
   const bool advance = std::isfinite(dt) && dt > 0.0f;
   advance_tracks(dt, advance);               // 1. fades, time, the step's walk (AN1, AN2)
-  write_events(events, report);              // 2. events in step order (AN7)
-  const bool any_root = sample_tracks(rig);  // 3. samples, root-motion headings (AN9)
+  const bool any_root = sample_tracks(rig);  // 2. samples, sources' events, root motion (AN9)
+  write_events(events, report);              // 3. events in step order (AN7, AN12)
   compose_samples(local, coverage);          // 4-5. overrides by priority, additive tracks (AN4-AN6)
+  weigh_events(events, report.events_written);  // 5b. the events' weights (AN12)
   capture_inertial(local);                   // 6. an inertial transition's offsets (AN8)
   decay_inertial(local, dt, advance);
   if (any_root) report.root_delta = root_delta();  // 7. root motion (AN9)

@@ -144,6 +144,7 @@ void Animator::compose_samples(std::span<Transform> local, std::span<float> cove
   BlendingJob job;
   job.normalize = BlendNormalize::kExact;
   job.output = local;
+  claims_ready_ = false;
   if (overrides == 1 && !any_root && lone_track->state.weight_current == 1.0f && lone_track->mask.empty()) {
     std::copy(lone_track->coverage.begin(), lone_track->coverage.end(), coverage.begin());
     if (!any_additive) {
@@ -155,6 +156,7 @@ void Animator::compose_samples(std::span<Transform> local, std::span<float> cove
     job.layers = std::span<const BlendLayer>(scratch_layers_.data(), 1);
   } else {
     job.layers = std::span<const BlendLayer>(scratch_layers_.data(), budget_layers());
+    claims_ready_ = true;
     job.rest_weights = scratch_rest_;
     job.coverage = coverage;
   }

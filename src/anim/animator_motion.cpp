@@ -36,11 +36,13 @@ bool Animator::sample_tracks(const Rig& rig) {
       tr.heading_valid = false;
       continue;
     }
-    tr.sampled =
-        tr.desc.source
-            ? tr.desc.source->sample_pose(rig, tr.source_dt, tr.local, tr.coverage)  // rule GR15
-            : sample_animation(*tr.desc.clip, *tr.desc.binding, rig, tr.state.time_position,
-                               tr.desc.looped ? WrapMode::kLoop : WrapMode::kClamp, tr.context, tr.local, tr.coverage);
+    if (tr.desc.source) {  // rules GR15, AN12: the source keeps its root in place itself
+      tr.sampled = sample_source(rig, tr);
+      any_root = any_root || (tr.sampled && tr.desc.root_motion);
+      continue;
+    }
+    tr.sampled = sample_animation(*tr.desc.clip, *tr.desc.binding, rig, tr.state.time_position,
+                                  tr.desc.looped ? WrapMode::kLoop : WrapMode::kClamp, tr.context, tr.local, tr.coverage);
     if (!tr.sampled) {
       tr.heading_valid = false;
       continue;

@@ -26,6 +26,7 @@ void Animator::advance_tracks(float dt, bool advance) {
     tr.k = 0;
     tr.emitted = 0;
     tr.source_dt = 0.0f;
+    tr.source_written = tr.source_dropped = tr.source_next = 0;
     if (!advance) continue;
     const float speed = tr.state.speed;
     const float t0 = tr.state.time_position;
@@ -112,6 +113,23 @@ bool next_event(T& tr, const Clip& clip, int index) {
         }
         break;
       case 2: {
+        if (tr.desc.source) {
+          // Rule AN12: a source track's walk is its source's markers (the stand-in clip has
+          // none, and its 1 s laps mean nothing, so they are not reported).
+          if (tr.source_next >= tr.source_written) {
+            tr.phase = 3;
+            break;
+          }
+          const PoseSourceEvent& se = tr.source_events[static_cast<size_t>(tr.source_next++)];
+          ev.kind = AnimEventKind::kMarker;
+          ev.name = se.name;
+          ev.value = se.value;
+          ev.time = se.time;
+          ev.weight = se.weight;
+          ev.node = se.node;
+          tr.peek_s = std::clamp(se.at, 0.0f, 1.0f);
+          return true;
+        }
         if (!tr.walk) {
           tr.phase = 3;
           break;
@@ -179,6 +197,7 @@ bool next_event(T& tr, const Clip& clip, int index) {
 template <class T>
 double event_total(const T& tr, const Clip& clip) {
   double total = (tr.report_stop ? 1 : 0) + (tr.report_end ? 1 : 0) + (tr.s_end >= 0.0f ? 1 : 0);
+  if (tr.desc.source) return total + tr.source_written + tr.source_dropped;  // rule AN12
   if (!tr.walk) return total;
   const double L = static_cast<double>(tr.length);
   for (const int mi : tr.markers) {
@@ -228,6 +247,8 @@ void Animator::write_events(std::span<AnimEvent> events, AnimatorReport& report)
     double dropped = 0.0;
     for (const Track& tr : tracks_) dropped += std::max(0.0, event_total(tr, *tr.desc.clip) - tr.emitted);
     report.events_dropped = static_cast<int>(std::min(dropped, 2e9));
+  } else {
+    for (const Track& tr : tracks_) report.events_dropped += tr.source_dropped;  // the sources' own overflow
   }
 }
 

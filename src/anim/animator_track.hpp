@@ -34,6 +34,10 @@ struct Animator::Track {
   std::shared_ptr<const Clip> own_clip;
   std::shared_ptr<const AnimationBinding> own_binding;
   float source_dt = 0.0f;
+  // Rule AN12: the source's events of this update (sized at build to its event_capacity()),
+  // by step fraction; the cursor walks them in phase 2 of the event walk.
+  std::vector<PoseSourceEvent> source_events;
+  int source_written = 0, source_dropped = 0, source_next = 0;
 
   // Root motion (rule AN9): headings of the root joint's part at clip time 0, at the end, and
   // at the previous update's time.

@@ -1,5 +1,6 @@
 // GraphInstance: parameters (rule GR1), the per-frame update's driver (rules GR2-GR13), the
 // last update's node report and snapshot/restore (rule GR14).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -97,6 +98,26 @@ GraphReport GraphInstance::update(const Rig& rig, float dt, std::span<Transform>
 
 bool GraphInstance::sample_pose(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage) {
   return update(rig, dt, local, coverage).ok;
+}
+
+PoseSourceSample GraphInstance::sample(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage,
+                                       std::span<PoseSourceEvent> events, int root_joint) {
+  (void)root_joint;
+  const GraphReport r = update(rig, dt, local, coverage, events);
+  PoseSourceSample s;
+  s.ok = r.ok;
+  s.events_written = r.events_written;
+  s.events_dropped = r.events_dropped;
+  return s;
+}
+
+int GraphInstance::event_capacity() const {
+  if (!impl_) return 0;
+  long total = 0;
+  for (const auto& d : impl_->defs)
+    if (d.type == GraphNodeType::kClip)
+      total += 5L * static_cast<long>(d.markers.size()) * (d.play_mode == GraphPlayMode::kPingPong ? 2 : 1);
+  return static_cast<int>(std::min(total, 1L << 20));
 }
 
 float GraphInstance::node_weight(int node) const {

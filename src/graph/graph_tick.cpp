@@ -120,8 +120,10 @@ void Ticker::emit(int node, float u0, float du, float weight) {
         up += static_cast<float>(lap);
         const bool crossed = up > u0 && up <= u1;
         if (!crossed) continue;
+        // When in the step (rule AN7's order across tracks): the start's markers at 0.
+        const float at = u0 < 0.0f || !(du > 0.0f) ? 0.0f : std::clamp((up - u0) / du, 0.0f, 1.0f);
         if (impl.events_written < impl.event_capacity)
-          impl.events[impl.events_written++] = GraphEvent{node, mk.name, mk.value, mk.time, weight};
+          impl.events[impl.events_written++] = GraphEvent{node, mk.name, mk.value, mk.time, weight, at};
         else
           ++impl.events_dropped;
       }

@@ -65,8 +65,9 @@ struct TrackDesc {
   const Clip* clip = nullptr;
   const AnimationBinding* binding = nullptr;   // build_animation_binding(*clip, rig, ...)
   /// Rule GR15: instead of clip + binding, a pose source (an animation graph) the track plays:
-  /// it advances by dt x |speed| while the track contributes; looped, no markers, no additive
-  /// or root motion. Not owned; it must outlive the animator (copies of the animator share it).
+  /// it advances by dt x |speed| while the track contributes; looped, never additive; its
+  /// marker events are the track's (rule AN12); root motion when the source extracts it.
+  /// Not owned; it must outlive the animator (copies of the animator share it).
   PoseSource* source = nullptr;
   TrackPriority priority = TrackPriority::kCore;
   bool looped = true;
@@ -123,6 +124,11 @@ struct AnimEvent {
   std::string_view name;
   std::string_view value;
   float time = 0.0f;  // clip time of the marker (kLooped: the time the track wrapped to)
+  /// Rule AN12: the event's influence on this frame's pose: the track's effective weight (its
+  /// largest per-joint share of the composed pose), times the graph event's weight (rule GR11)
+  /// for a pose-source track's marker.
+  float weight = 1.0f;
+  int node = -1;  // a pose-source (graph) track's marker: the graph Clip node; else -1
 };
 
 /// What update() did.
@@ -198,9 +204,11 @@ class Animator {
   struct Track;
   // The steps of update(), in order (docs/animator.md).
   void advance_tracks(float dt, bool advance);                            // 1 (AN1, AN2)
-  void write_events(std::span<AnimEvent> events, AnimatorReport& report);  // 2 (AN7)
-  bool sample_tracks(const Rig& rig);                                     // 3; true: root motion
+  bool sample_tracks(const Rig& rig);                                     // 2; true: root motion
+  bool sample_source(const Rig& rig, Track& track);                       // 2, a pose source (GR15)
+  void write_events(std::span<AnimEvent> events, AnimatorReport& report);  // 3 (AN7, AN12)
   void compose_samples(std::span<Transform> local, std::span<float> coverage) const;  // 4-5
+  void weigh_events(std::span<AnimEvent> events, int written) const;       // 5b (AN12)
   void capture_inertial(std::span<const Transform> local);                // 6 (AN8)
   void decay_inertial(std::span<Transform> local, float dt, bool advance);
   Transform root_delta() const;                                           // 7 (AN9)
@@ -237,6 +245,7 @@ class Animator {
   mutable std::vector<float> scratch_rest_, scratch_sum_, scratch_scale_;
   mutable std::vector<BlendLayer> scratch_layers_;
   mutable std::vector<AdditiveLayer> scratch_additive_;
+  mutable bool claims_ready_ = false;  // this composition left each track's effective weights in claim
 };
 
 }  // namespace asterune

@@ -38,15 +38,11 @@ struct GraphParameter {
 };
 
 /// One marker event a Clip node crossed, with its weight (rule GR11): the influence of its
-/// source on the graph's output along the path of nodes that pass it. `name`/`value` point into
-/// the clip's marker (valid while the clip lives).
-struct GraphEvent {
-  int node = -1;  // the Clip node
-  std::string_view name;
-  std::string_view value;
-  float time = 0.0f;    // clip time of the marker (seconds)
-  float weight = 0.0f;  // never 0 (a weight of 0 silences, rule GR11)
-};
+/// source on the graph's output along the path of nodes that pass it (never 0: a weight of 0
+/// silences). `node` is the Clip node, `time` the marker's clip time, `at` the fraction of the
+/// Clip node's step at which it was crossed. The PoseSource event type (anim/pose_source.hpp),
+/// so the animator takes a graph's events without copying (rule AN12).
+using GraphEvent = PoseSourceEvent;
 
 /// What update() did.
 struct GraphReport {
@@ -97,9 +93,14 @@ class GraphInstance : public PoseSource {
   GraphReport update(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage,
                      std::span<GraphEvent> events = {});
 
-  /// PoseSource (rule GR15): update() without events (the animator does not report graph
-  /// events yet); true when the pose was written.
+  /// PoseSource (rule GR15): update() without events; true when the pose was written.
   bool sample_pose(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage) override;
+  /// PoseSource (rules GR15, AN12): update() with events (and root motion when asked).
+  PoseSourceSample sample(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage,
+                          std::span<PoseSourceEvent> events, int root_joint) override;
+  /// Most events one update can write: every Clip node's markers inside the clip, over the laps
+  /// rule GR11 reports (five: the start and four laps), twice for PingPong.
+  int event_capacity() const override;
 
   // --- what the last update did (for reports and tools) --------------------------------
   /// The node's share of the output pose in the last update (rule GR12); 0 when inactive.
