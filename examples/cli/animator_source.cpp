@@ -58,6 +58,8 @@ AnimatorPoseSource::AnimatorPoseSource(const io::SceneDesc& scene, const Rig& ri
       d.playing = t.playing;
       d.mask.parts = t.mask_parts;
       d.mask.descendants = t.mask_descendants;
+      d.root_motion = t.root_motion;  // Animator::build refuses it unless the graph extracts root motion
+      root_motion_ = root_motion_ || t.root_motion;
       std::string note = "track " + t.name + ": graph " +
                          (t.graph_file.empty() ? std::string("(inline)") : t.graph_file.string()) + " (" +
                          std::to_string(graph->instance.node_count()) + " nodes), " + to_string(d.priority) +
@@ -190,16 +192,18 @@ std::optional<Transform> AnimatorPoseSource::finish_frame(io::FrameRecord& recor
   if (report_.ok) {
     for (int i = 0; i < report_.events_written; ++i) {
       const AnimEvent& e = events_[static_cast<size_t>(i)];
-      // A graph track loops a stand-in clip of 1 s (rule GR15): its "looped" events say nothing.
-      if (e.kind == AnimEventKind::kLooped && e.track >= 0 && e.track < static_cast<int>(graphs_.size()) &&
-          graphs_[static_cast<size_t>(e.track)])
-        continue;
       io::EventRecord r;
       r.track = e.track >= 0 && e.track < animator_.track_count() ? animator_.desc(e.track).name : std::string();
       r.kind = event_kind_name(e.kind);
       r.name = std::string(e.name);
       r.value = std::string(e.value);
       r.time = e.time;
+      const BoundGraph* graph =
+          e.track >= 0 && e.track < static_cast<int>(graphs_.size()) ? graphs_[static_cast<size_t>(e.track)].get() : nullptr;
+      if (graph && e.node >= 0 && e.node < graph->instance.node_count()) {  // rules F10, AN12
+        r.node = graph->instance.node_id(e.node);
+        r.weight = e.weight;
+      }
       record.events.push_back(std::move(r));
     }
     record.events_dropped = report_.events_dropped;

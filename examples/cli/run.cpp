@@ -164,7 +164,9 @@ std::string format_table_frame(const Run& run, const io::FrameRecord& rec) {
       s += "event " + e.track + ": " + e.kind;
       if (!e.name.empty()) s += " '" + e.name + "'";
       if (!e.value.empty()) s += " = '" + e.value + "'";
-      s += fmt(" at %.4f s\n", z(e.time));
+      s += fmt(" at %.4f s", z(e.time));
+      if (e.weight) s += fmt(", node %s, weight %.3f", e.node.c_str(), z(*e.weight));  // a graph marker (rule F10)
+      s += "\n";
     }
     if (rec.events_dropped > 0) s += fmt("events dropped: %d (the buffer was full)\n", rec.events_dropped);
     for (const io::ControlRecord& c : rec.controls) {

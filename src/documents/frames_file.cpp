@@ -89,9 +89,12 @@ Json frame_json(const Rig& rig, const FrameRecord& rec) {
     }
     f["tracks"] = std::move(tracks);
     Json events = Json::array();
-    for (const EventRecord& e : rec.events)
-      events.push_back(Json{{"track", e.track}, {"kind", e.kind}, {"name", e.name}, {"value", e.value},
-                            {"time", float_json(e.time)}});
+    for (const EventRecord& e : rec.events) {
+      Json event{{"track", e.track}, {"kind", e.kind}, {"name", e.name}, {"value", e.value}, {"time", float_json(e.time)}};
+      if (e.weight) event["weight"] = float_json(*e.weight);  // a graph marker (rule F10)
+      if (!e.node.empty()) event["node"] = e.node;
+      events.push_back(std::move(event));
+    }
     f["events"] = std::move(events);
     if (rec.events_dropped > 0) f["events_dropped"] = rec.events_dropped;
   }

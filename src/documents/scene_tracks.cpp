@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "asterune/rig/rig.hpp"
 #include "graph_document.hpp"
@@ -51,14 +52,16 @@ SceneTrack read_track(const Json& v, const std::string& tp, const SceneBlockCont
   SceneTrack t;
   t.name = read_name(require_member(v, tp, "name"), child_pointer(tp, "name"));
   if (const Json* g = find_member(v, "graph")) {
-    // Rule GR15: the animator plays a graph as a looped track without additive or root motion.
-    for (std::string_view key : {"clip", "retarget", "loop", "time", "additive", "root_motion"})
+    // Rule GR15: the animator plays a graph as a looped track, never additive.
+    static constexpr std::pair<std::string_view, std::string_view> kRefused[] = {
+        {"clip", "a track plays a clip or a graph"},
+        {"retarget", "give it to the graph's Clip nodes"},
+        {"loop", "a graph track always loops; its Clip nodes have a play_mode"},
+        {"time", "its Clip nodes keep their own times"},
+        {"additive", "a graph track is never additive; the graph's Add and Subtract nodes make additive poses"}};
+    for (const auto& [key, why] : kRefused)
       if (find_member(v, key))
-        fail(child_pointer(tp, key), "a graph track takes no '" + std::string(key) + "' (" +
-                                         (key == "clip"       ? std::string("a track plays a clip or a graph")
-                                          : key == "retarget" ? std::string("give it to the graph's Clip nodes")
-                                                              : std::string("rule GR15: not for a graph track yet")) +
-                                         ")");
+        fail(child_pointer(tp, key), "a graph track takes no '" + std::string(key) + "' (" + std::string(why) + ")");
     read_track_graph(*g, child_pointer(tp, "graph"), ctx, t);
   } else {
     if (!find_member(v, "clip")) fail(tp, "missing required key 'clip' (or 'graph': a track plays a clip or a graph)");

@@ -193,3 +193,23 @@ TEST_CASE("graph scene: set_parameter without a ramp shows from the next frame; 
     CHECK(n.at("phase").get<float>() == node(recs[3], id).phase);
   }
 }
+
+TEST_CASE("graph scene: root_motion on a graph track is refused when the track is bound (rule GR15)", "[cli][graph]") {
+  const test::TempDir tmp("cli_graph_root");
+  const std::string scene = (tmp / "root.scene.json").string();
+  {
+    std::ofstream out(scene);
+    out << R"({"format": "asterune.scene/1", "rig": "builtin:r15", "tracks": [{"name": "Loco", "graph": ")"
+        << ASTERUNE_EXAMPLES_DIR << R"(/locomotion.graph.json", "root_motion": true}]})";
+  }
+  cli::RunRequest request;
+  request.scene = scene;
+  try {
+    (void)cli::make_run(request);
+    FAIL("accepted");
+  } catch (const cli::CliError& e) {
+    CHECK_THAT(std::string(e.what()), StartsWith(scene + ": "));
+    CHECK_THAT(std::string(e.what()), Catch::Matchers::Contains("'Loco'") &&
+                                          Catch::Matchers::Contains("does not extract root motion"));
+  }
+}

@@ -170,8 +170,6 @@ TEST_CASE("scene graph: bad graph tracks and set_parameter commands are one line
        "x.scene.json: /tracks/1/clip: a graph track takes no 'clip'"},
       {"graph and retarget", scene_with("", R"(, "retarget": {})"),
        "x.scene.json: /tracks/1/retarget: a graph track takes no 'retarget' (give it to the graph's Clip nodes)"},
-      {"graph and root motion", scene_with("", R"(, "root_motion": true)"),
-       "x.scene.json: /tracks/1/root_motion: a graph track takes no 'root_motion'"},
       {"graph and additive", scene_with("", R"(, "additive": true)"),
        "x.scene.json: /tracks/1/additive: a graph track takes no 'additive'"},
       {"neither clip nor graph", kHead + R"("tracks": [{"name": "A"}]})",

@@ -47,8 +47,9 @@ struct SceneTrack {
   std::filesystem::path clip;             // empty for a graph track
   /// "graph" (rule F10): the graph the track plays instead of a clip, read with the scene (its
   /// Clip paths resolved against the graph file's folder, or the scene's for an inline graph).
-  /// A graph track takes no "clip", "retarget" (its Clip nodes carry their own), "loop", "time",
-  /// "additive" or "root_motion" (rule GR15).
+  /// A graph track takes no "clip", "retarget" (its Clip nodes carry their own), "loop", "time"
+  /// or "additive" (rule GR15); "root_motion" is refused when the track is bound unless the
+  /// graph extracts root motion (Animator::build).
   std::optional<GraphDocument> graph;
   std::filesystem::path graph_file;       // "graph" as a path (resolved); empty when inline
   SceneRetarget retarget;                 // as the "animation" block's (scene_animation.hpp)

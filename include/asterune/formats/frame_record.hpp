@@ -78,6 +78,10 @@ struct EventRecord {
   std::string name;   // the marker's or keyframe's name; empty for looped, stopped, ended
   std::string value;  // a marker's value; else empty
   float time = 0.0f;  // clip time of the marker (looped: the time the track wrapped to)
+  // A graph track's marker (rules F10, AN12): the Clip node's id and the event's weight (the
+  // track's effective weight x the graph's event weight); JSON "node" and "weight". Else empty.
+  std::string node;
+  std::optional<float> weight;
 };
 
 /// One foot's contact state in a frame (rule RT17): the foot's label ("LeftFoot") and whether
