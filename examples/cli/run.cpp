@@ -147,7 +147,7 @@ std::string format_table_frame(const Run& run, const io::FrameRecord& rec) {
            fmt("%s, weight %.3f (target %.3f), time %.4f s, speed %.3f\n", tr.playing ? "playing" : "stopped",
                z(tr.weight), z(tr.weight_target), z(tr.time), z(tr.speed));
       if (!tr.graph) continue;
-      // Rule F10: the parameters on one line, then one line per active node.
+      // Rule F11: the parameters on one line, then one line per active node.
       std::string params;
       for (const io::GraphParameterRecord& p : tr.graph->parameters) {
         params += (params.empty() ? "" : ", ") + p.name + " = ";
@@ -165,7 +165,7 @@ std::string format_table_frame(const Run& run, const io::FrameRecord& rec) {
       if (!e.name.empty()) s += " '" + e.name + "'";
       if (!e.value.empty()) s += " = '" + e.value + "'";
       s += fmt(" at %.4f s", z(e.time));
-      if (e.weight) s += fmt(", node %s, weight %.3f", e.node.c_str(), z(*e.weight));  // a graph marker (rule F10)
+      if (e.weight) s += fmt(", node %s, weight %.3f", e.node.c_str(), z(*e.weight));  // a graph marker (rule F11)
       s += "\n";
     }
     if (rec.events_dropped > 0) s += fmt("events dropped: %d (the buffer was full)\n", rec.events_dropped);

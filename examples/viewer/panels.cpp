@@ -110,6 +110,7 @@ void playback_panel(SceneHost& host, Playback& p, const StageTimes& times, DrawO
   if (ImGui::Button("Apply")) p.crowd_apply = true;
   const size_t n = host.characters().size();
   ImGui::Text("%zu character(s) on %d threads: batch %.3f ms/frame", n, threads, times.update);
+  if (host.has_graphs()) ImGui::TextDisabled("a graph track plays on one character (its graph state is its own)");
   ImGui::Text("  %.2f us per character", n > 0 ? 1000.0f * times.update / static_cast<float>(n) : 0.0f);
   ImGui::Separator();
   ImGui::Text("frame %.2f ms: input %.2f, update %.2f,", times.frame, times.input, times.update);
@@ -160,6 +161,52 @@ void controls_panel(SceneHost& host) {
   ImGui::End();
 }
 
+// A graph track (rule F10): its parameters as sliders, checkboxes and text fields (a change is
+// the script's SetParameter, from the next frame), and every node's weight live (rule GR12).
+void graph_view(SceneHost& host, int track, GraphInstance& g) {
+  if (!ImGui::TreeNodeEx("graph", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  for (int i = 0; i < g.parameter_count(); ++i) {
+    const GraphParameter h{i};
+    const char* name = g.parameter_name(i).c_str();
+    switch (g.parameter_type(i)) {
+      case GraphParameterType::kNumber: {
+        float v = g.number(h);
+        if (ImGui::DragFloat(name, &v, 0.02f)) {
+          host.cancel_ramp(track, h);
+          g.set_number(h, v);
+        }
+        break;
+      }
+      case GraphParameterType::kBool: {
+        bool v = g.boolean(h);
+        if (ImGui::Checkbox(name, &v)) g.set_bool(h, v);
+        break;
+      }
+      case GraphParameterType::kString: {
+        char text[256];
+        const std::string_view v = g.string(h);
+        const size_t n = std::min(v.size(), sizeof text - 1);
+        v.copy(text, n);
+        text[n] = '\0';
+        const int capacity = std::min(g.string_capacity(), static_cast<int>(sizeof text) - 1);
+        if (ImGui::InputText(name, text, static_cast<size_t>(capacity) + 1)) g.set_string(h, text);
+        break;
+      }
+    }
+  }
+  for (int n = 0; n < g.node_count(); ++n) {
+    const float w = g.node_weight(n);
+    char overlay[96];
+    std::snprintf(overlay, sizeof overlay, "%s %.2f", g.node_id(n).c_str(), w);
+    ImGui::ProgressBar(std::clamp(w, 0.0f, 1.0f), ImVec2(160.0f, 0.0f), overlay);
+    if (w != 0.0f) {
+      ImGui::SameLine();
+      ImGui::Text("t %.2f s  phase %.2f", g.node_time(n), g.node_phase(n));
+    }
+  }
+  ImGui::TreePop();
+}
+
 void tracks_panel(SceneHost& host, Playback& p) {
   const Animator& a = host.characters().front().animator;
   ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x - 8.0f, 8.0f), ImGuiCond_FirstUseEver, ImVec2(1.0f, 0.0f));
@@ -193,6 +240,7 @@ void tracks_panel(SceneHost& host, Playback& p) {
     float speed = s.speed;
     if (ImGui::SliderFloat("speed", &speed, -2.0f, 2.0f))
       for (Character& c : host.characters()) c.animator.adjust_speed(t, speed);
+    if (GraphInstance* g = host.graph(t)) graph_view(host, t, *g);
     ImGui::PopID();
   }
   if (!host.notes.empty() && ImGui::TreeNode("how the clips are bound")) {

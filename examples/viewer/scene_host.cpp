@@ -1,5 +1,6 @@
 #include "scene_host.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "asterune/documents/pose_file.hpp"
@@ -62,6 +63,33 @@ SceneHost::SceneHost(const std::string& scene_file) {
   tracks.insert(tracks.end(), scene_.tracks.begin(), scene_.tracks.end());
   for (size_t i = 0; i < tracks.size(); ++i) {
     const io::SceneTrack& t = tracks[i];
+    if (t.graph) {  // rule F10, as asterune-solve binds it
+      auto graph = std::make_unique<cli::BoundGraph>();
+      cli::bind_graph(*graph, t, rig_, false, &cache_, false,
+                      cli::graph_label(t, file, static_cast<int>(i) - (scene_.animation ? 1 : 0)));
+      TrackDesc d;
+      d.name = t.name;
+      d.source = &graph->instance;
+      d.priority = t.priority.value_or(TrackPriority::kCore);
+      d.weight = t.weight;
+      d.speed = t.speed;
+      d.playing = t.playing;
+      d.mask.parts = t.mask_parts;
+      d.mask.descendants = t.mask_descendants;
+      d.root_motion = t.root_motion;
+      root_motion_ = root_motion_ || t.root_motion;
+      notes.push_back("track " + t.name + ": graph " +
+                      (t.graph_file.empty() ? std::string("(inline)") : t.graph_file.filename().string()) + ", " +
+                      std::to_string(graph->instance.node_count()) + " nodes");
+      std::vector<std::byte> start(graph->instance.snapshot_size());
+      graph->instance.snapshot(start);
+      graph_start_.push_back(std::move(start));
+      tracks_.push_back(d);
+      clips_.push_back(nullptr);
+      graphs_.push_back(std::move(graph));
+      has_graphs_ = true;
+      continue;
+    }
     auto bound = std::make_unique<cli::BoundClip>();
     cli::bind_clip(*bound, t.clip, t.retarget, rig_, false, &cache_);
     const TrackDesc d = cli::scene_track_desc(t, *bound, scene_.animation && i == 0);
@@ -69,6 +97,7 @@ SceneHost::SceneHost(const std::string& scene_file) {
     notes.push_back("track " + t.name + ": " + t.clip.filename().string() + ", " + bound->description(rig_));
     tracks_.push_back(d);
     clips_.push_back(std::move(bound));
+    graphs_.push_back(nullptr);
   }
   // The scene's pose (or, with nothing else to play, the rest pose) is a Core track under the
   // others; a Core "animation" block then moves up to Idle so that it overrides the pose where
@@ -92,6 +121,7 @@ SceneHost::SceneHost(const std::string& scene_file) {
     d.binding = &pose_binding_;
     d.priority = TrackPriority::kCore;
     tracks_.insert(tracks_.begin(), std::move(d));
+    graphs_.insert(graphs_.begin(), nullptr);  // graphs_ stays indexed by animator track
   }
 
   setup_.rig = &rig_;
@@ -116,8 +146,18 @@ Transform SceneHost::root_at(float t) const {
 
 Transform SceneHost::start_root() const { return root_at(0.0f); }
 
+GraphInstance* SceneHost::graph(int track) {
+  if (track < 0 || track >= static_cast<int>(graphs_.size()) || !graphs_[static_cast<size_t>(track)]) return nullptr;
+  return &graphs_[static_cast<size_t>(track)]->instance;
+}
+
+void SceneHost::cancel_ramp(int track, GraphParameter p) {
+  std::erase_if(ramps_, [&](const Ramp& r) { return r.track == track && r.parameter.index == p.index; });
+}
+
 void SceneHost::set_crowd(int n) {
-  n = std::clamp(n, 1, kMaxCrowd);
+  // Copies of a character share its animator's pose sources: one graph, one character.
+  n = has_graphs_ ? 1 : std::clamp(n, 1, kMaxCrowd);
   characters_.assign(static_cast<size_t>(n), start_);
   motion_.assign(static_cast<size_t>(n), Transform::identity());
   // The stacks were built from controls_ with their current edits (enabled, weight, ...):
@@ -141,6 +181,10 @@ void SceneHost::reset() {
     for (int k = 0; k < c.stack.size(); ++k) c.stack.reset(k);
     motion_[i] = Transform::identity();
   }
+  size_t g = 0;
+  for (auto& graph : graphs_)
+    if (graph) graph->instance.restore(graph_start_[g++]);
+  ramps_.clear();
   applied_.assign(scene_.commands.size(), false);
   frame_ = 0;
   time_ = 0.0f;
@@ -149,6 +193,11 @@ void SceneHost::reset() {
 void SceneHost::advance(float dt, WorkerPool& pool) {
   const float step = frame_ == 0 ? 0.0f : dt;
   const float t = frame_ == 0 ? 0.0f : time_ + dt;
+  for (const Ramp& r : ramps_) {  // the value a script would set before this frame (rule F10)
+    const float u = std::clamp((t - r.start) / r.over, 0.0f, 1.0f);
+    graph(r.track)->set_number(r.parameter, u >= 1.0f ? r.to : r.from + (r.to - r.from) * u);
+  }
+  std::erase_if(ramps_, [&](const Ramp& r) { return t - r.start >= r.over; });
   const Transform base = root_at(t);
   const int n = static_cast<int>(characters_.size());
   for (int i = 0; i < n; ++i) {
@@ -175,6 +224,17 @@ void SceneHost::run_commands(float t) {
     applied_[k] = true;
     const io::SceneCommand& c = scene_.commands[k];
     const int track = command_track_[k];
+    if (c.kind == io::SceneCommandKind::kSetParameter) {  // the graph, not the characters' animators
+      GraphInstance* g = graph(track);
+      if (!g) continue;
+      const GraphParameter p = g->find_parameter(c.parameter.name);
+      cancel_ramp(track, p);
+      if (c.parameter.type == GraphParameterType::kNumber && c.parameter.over > 0.0f)
+        ramps_.push_back(Ramp{track, p, g->number(p), c.parameter.number, t, c.parameter.over});
+      else
+        cli::set_graph_parameter(*g, c.parameter, c.parameter.number);
+      continue;
+    }
     for (Character& ch : characters_) {
       switch (c.kind) {
         case io::SceneCommandKind::kPlay: ch.animator.play(track, c.play); break;
@@ -182,6 +242,7 @@ void SceneHost::run_commands(float t) {
         case io::SceneCommandKind::kAdjustWeight: ch.animator.adjust_weight(track, c.weight, c.fade); break;
         case io::SceneCommandKind::kAdjustSpeed: ch.animator.adjust_speed(track, c.speed); break;
         case io::SceneCommandKind::kSetTime: ch.animator.set_time(track, c.time); break;
+        case io::SceneCommandKind::kSetParameter: break;  // handled above
       }
     }
   }

@@ -2,8 +2,10 @@
 // (rig, ground, bound clips, TrackDescs: one CharacterSetup), every character is a Character of
 // runtime/character.hpp, and one frame is advance(dt): place the roots, update_characters on the
 // viewer's worker pool (the batch API), apply the root motion, run the scene's commands due.
-// Scenes are read with the CLI's own code (io::read_scene_file, cli::bind_clip), so the viewer
-// opens every scene asterune-solve opens.
+// Scenes are read with the CLI's own code (io::read_scene_file, cli::bind_clip, cli::bind_graph),
+// so the viewer opens every scene asterune-solve opens. A graph track's GraphInstance is the
+// track's pose source (rule GR15); the animator's copies would share it, so a scene with a graph
+// track shows one character (the crowd stays at 1).
 #pragma once
 
 #include <memory>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "animation_source.hpp"
+#include "graph_track.hpp"
 #include "asterune/controls/ground.hpp"
 #include "asterune/documents/scene_file.hpp"
 #include "asterune/retarget/cache.hpp"
@@ -38,8 +41,14 @@ class SceneHost {
   void advance(float dt, WorkerPool& pool);
   /// Back to frame 0 with the current crowd size and control settings.
   void reset();
-  /// Rebuilds the crowd with n characters (1..kMaxCrowd) from the start state.
+  /// Rebuilds the crowd with n characters (1..kMaxCrowd; 1 with a graph track) from the start state.
   void set_crowd(int n);
+  /// The graph animator track `track` plays (rule F10), or nullptr for a clip track. Setting a
+  /// parameter on it is the panel's SetParameter; it cancels a command's ramp of that parameter.
+  GraphInstance* graph(int track);
+  bool has_graphs() const { return has_graphs_; }
+  /// A parameter set from the panel: a running ramp of it (a set_parameter command) stops.
+  void cancel_ramp(int track, GraphParameter parameter);
 
   // Controls: edits go to every character (targets shifted by each crowd offset).
   int control_count() const { return static_cast<int>(controls_.size()); }
@@ -76,6 +85,16 @@ class SceneHost {
   std::optional<Ground> ground_;
   RetargetCache cache_;
   std::vector<std::unique_ptr<cli::BoundClip>> clips_;
+  std::vector<std::unique_ptr<cli::BoundGraph>> graphs_;  // per animator track; null for a clip track
+  std::vector<std::vector<std::byte>> graph_start_;         // per graph: its state at frame 0 (reset)
+  // A set_parameter command with "over": as asterune-solve's (animator_source.hpp).
+  struct Ramp {
+    int track = -1;
+    GraphParameter parameter;
+    float from = 0.0f, to = 0.0f, start = 0.0f, over = 0.0f;
+  };
+  std::vector<Ramp> ramps_;
+  bool has_graphs_ = false;
   Clip pose_clip_;                 // the scene's pose (or the rest pose) as a one-key clip
   AnimationBinding pose_binding_;
   std::vector<TrackDesc> tracks_;

@@ -6,7 +6,7 @@ namespace asterune::io {
 using namespace detail;
 
 namespace {
-// Rule F10: {"parameters": {NAME: value}, "nodes": {ID: {"weight", "time", "phase"}}}.
+// Rule F11: {"parameters": {NAME: value}, "nodes": {ID: {"weight", "time", "phase"}}}.
 Json graph_json(const GraphRecord& g) {
   Json parameters = Json::object();
   for (const GraphParameterRecord& p : g.parameters) {
@@ -91,7 +91,7 @@ Json frame_json(const Rig& rig, const FrameRecord& rec) {
     Json events = Json::array();
     for (const EventRecord& e : rec.events) {
       Json event{{"track", e.track}, {"kind", e.kind}, {"name", e.name}, {"value", e.value}, {"time", float_json(e.time)}};
-      if (e.weight) event["weight"] = float_json(*e.weight);  // a graph marker (rule F10)
+      if (e.weight) event["weight"] = float_json(*e.weight);  // a graph marker (rule F11)
       if (!e.node.empty()) event["node"] = e.node;
       events.push_back(std::move(event));
     }

@@ -2,7 +2,7 @@
 // run_frames; rules F10, GR7, GR15): the locomotion example's speed ramp and blend weights
 // against the ramp and Blend1D formulas worked out by hand, its footsteps alternating (found
 // from the solved feet's world positions alone, not from the graph's markers), --set, and the
-// graph's entry in the JSON frames.
+// graph's entry in the JSON frames (rule F11).
 #include <catch2/catch.hpp>
 
 #include <cmath>

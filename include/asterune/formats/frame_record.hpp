@@ -37,7 +37,7 @@ struct ControlRecord {
   std::optional<FeetReport> feet;  // feet controls: per-foot lift, hit, tilt, clamped; pelvis drop
 };
 
-/// One graph node's state in a printed frame (rule F10; GraphInstance::node_weight/time/phase).
+/// One graph node's state in a printed frame (rule F11; GraphInstance::node_weight/time/phase).
 struct GraphNodeRecord {
   std::string id;
   float weight = 0.0f;  // the node's share of the track's pose, 0 when inactive
@@ -68,7 +68,7 @@ struct TrackRecord {
   bool playing = false;        // is_playing
   float weight_target = 0.0f;  // the table prints it (not in JSON)
   float speed = 1.0f;          // the table prints it (not in JSON)
-  std::optional<GraphRecord> graph;  // a graph track (rule F10): JSON "graph", the table's node lines
+  std::optional<GraphRecord> graph;  // a graph track (rule F11): JSON "graph", the table's node lines
 };
 
 /// One animator event of a frame (rule AN7), in the order the animator reported them.
@@ -78,7 +78,7 @@ struct EventRecord {
   std::string name;   // the marker's or keyframe's name; empty for looped, stopped, ended
   std::string value;  // a marker's value; else empty
   float time = 0.0f;  // clip time of the marker (looped: the time the track wrapped to)
-  // A graph track's marker (rules F10, AN12): the Clip node's id and the event's weight (the
+  // A graph track's marker (rules F11, AN12): the Clip node's id and the event's weight (the
   // track's effective weight x the graph's event weight); JSON "node" and "weight". Else empty.
   std::string node;
   std::optional<float> weight;
