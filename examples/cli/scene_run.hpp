@@ -27,7 +27,7 @@ struct RunRequest {
   std::optional<float> dt;
   bool bake = false;
   bool keep_first_frame = false;  // --keep-first-frame (rule RT23)
-  std::vector<std::string> set;   // --set NAME=VALUE: graph parameters' start values (rule F10)
+  std::vector<std::string> set = {};  // --set NAME=VALUE: graph parameters' start values (rule F10)
 };
 
 /// Applies --set NAME=VALUE (rule F10): the value replaces the parameter's default in every graph
