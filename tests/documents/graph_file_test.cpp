@@ -421,7 +421,7 @@ TEST_CASE(
 
   // Equal Blend1D positions in the same file: read, then refused by build naming the node.
   GraphDesc equal = desc;
-  equal.nodes[2].inputs[1].position = 1.0f;
+  equal.nodes[2].inputs[1].position = equal.nodes[2].inputs[0].position;
   Result<GraphInstance> refused = build_graph(equal, rig);
   REQUIRE_FALSE(refused);
   CHECK_THAT(refused.message(), Contains("'loco'"));
