@@ -39,6 +39,12 @@ std::optional<TrackPriority> parse_track_priority(std::string_view name) {
   return std::nullopt;
 }
 
+int root_motion_joint(const Rig& rig) {
+  for (int j = 0; j < rig.joint_count(); ++j)
+    if (rig.parent(j) < 0 && rig.part0()[static_cast<size_t>(j)] == rig.root_part()) return j;
+  return -1;
+}
+
 Animator::Animator() = default;
 Animator::~Animator() = default;
 Animator::Animator(const Animator&) = default;
@@ -52,11 +58,7 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
   a.joint_count_ = rig.joint_count();
   a.mode_ = mode;
   const auto n = static_cast<size_t>(rig.joint_count());
-  for (int j = 0; j < rig.joint_count(); ++j)
-    if (rig.parent(j) < 0 && rig.part0()[static_cast<size_t>(j)] == rig.root_part()) {
-      a.root_joint_ = j;
-      break;
-    }
+  a.root_joint_ = asterune::root_motion_joint(rig);
   for (size_t t = 0; t < tracks.size(); ++t) {
     TrackDesc d = tracks[t];
     const std::string label = "animator track '" + d.name + "' on rig '" + rig.name() + "'";

@@ -413,6 +413,8 @@ Result<GraphInstance> build_graph(const GraphDesc& desc, const Rig& rig) {
     offset += static_cast<int>(d.inputs.size());
   }
   impl.input_weight.assign(static_cast<size_t>(offset), 0.0f);
+  std::string motion_error;
+  if (!graph_detail::prepare_motion(impl, rig, desc, motion_error)) return make_error(motion_error);  // rule GR16
   // The snapshot's shape signature: node types and input counts, joints, parameter types.
   std::uint64_t s = 0xcbf29ce484222325ull;
   auto mix = [&](std::uint64_t v) { s = (s ^ v) * 0x100000001b3ull; };

@@ -161,7 +161,10 @@ bool evaluate(GraphInstance::Impl& impl, const Rig& rig, int node) {
       if (ok) copy_pose(impl, d.pose, node);
       break;
   }
-  if (ok) st.shown = 1;
+  if (ok) {
+    st.shown = 1;
+    node_motion(impl, rig, node);  // rule GR16
+  }
   return ok;
 }
 

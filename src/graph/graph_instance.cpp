@@ -69,7 +69,7 @@ std::string_view GraphInstance::string(GraphParameter p) const {
 }
 
 GraphReport GraphInstance::update(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage,
-                                  std::span<GraphEvent> events) {
+                                  std::span<GraphEvent> events, bool root_motion) {
   GraphReport report;
   if (!impl_ || rig.signature() != impl_->rig_signature || static_cast<int>(local.size()) != impl_->joints ||
       static_cast<int>(coverage.size()) != impl_->joints)
@@ -77,9 +77,12 @@ GraphReport GraphInstance::update(const Rig& rig, float dt, std::span<Transform>
   Impl& impl = *impl_;
   if (!std::isfinite(dt) || dt < 0.0f) dt = 0.0f;
   for (NodeState& st : impl.state) {
+    if (!st.active) st.head = 0;  // rule GR16: after an update without it, no travel on the first
     st.active = 0;
     st.weight = 0.0f;
   }
+  impl.extract_root = root_motion && impl.root_joint >= 0;
+  std::fill(impl.wraps.begin(), impl.wraps.end(), 0);
   impl.events = events.data();
   impl.event_capacity = static_cast<int>(events.size());
   impl.events_written = impl.events_dropped = 0;
@@ -90,6 +93,16 @@ GraphReport GraphInstance::update(const Rig& rig, float dt, std::span<Transform>
   std::memcpy(static_cast<void*>(local.data()), impl.pose(impl.output), n * sizeof(Transform));
   std::memcpy(coverage.data(), impl.cov(impl.output), n * sizeof(float));
   report.ok = true;
+  if (impl.extract_root) {  // rule GR16: the output's blended step
+    const graph_detail::RootStep& st = impl.steps[static_cast<size_t>(impl.output)];
+    report.root_step = Transform{glm::angleAxis(st.yaw, glm::vec3(0.0f, 1.0f, 0.0f)), st.travel};
+  }
+  const size_t feet = impl.foot_labels.size();
+  for (size_t f = 0; f < feet; ++f) {
+    const size_t at = static_cast<size_t>(impl.output) * feet + f;
+    const float kw = impl.foot_kw[at];
+    impl.foot_weight[f] = kw > 0.0f ? std::clamp(impl.foot_cw[at] / kw, 0.0f, 1.0f) : 0.0f;
+  }
   report.events_written = impl.events_written;
   report.events_dropped = impl.events_dropped;
   impl.events = nullptr;
@@ -102,14 +115,27 @@ bool GraphInstance::sample_pose(const Rig& rig, float dt, std::span<Transform> l
 
 PoseSourceSample GraphInstance::sample(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage,
                                        std::span<PoseSourceEvent> events, int root_joint) {
-  (void)root_joint;
-  const GraphReport r = update(rig, dt, local, coverage, events);
+  const bool root = impl_ && root_joint >= 0 && root_joint == impl_->root_joint;
+  const GraphReport r = update(rig, dt, local, coverage, events, root);
   PoseSourceSample s;
   s.ok = r.ok;
   s.events_written = r.events_written;
   s.events_dropped = r.events_dropped;
+  s.root_step = r.root_step;
   return s;
 }
+
+bool GraphInstance::extracts_root_motion() const { return impl_ && impl_->root_joint >= 0; }
+
+int GraphInstance::foot_count() const { return impl_ ? static_cast<int>(impl_->foot_labels.size()) : 0; }
+std::string_view GraphInstance::foot_label(int foot) const {
+  return foot >= 0 && foot < foot_count() ? std::string_view(impl_->foot_labels[static_cast<size_t>(foot)])
+                                          : std::string_view();
+}
+float GraphInstance::foot_contact_weight(int foot) const {
+  return foot >= 0 && foot < foot_count() ? impl_->foot_weight[static_cast<size_t>(foot)] : 0.0f;
+}
+bool GraphInstance::foot_contact(int foot) const { return foot_contact_weight(foot) >= 0.5f; }
 
 int GraphInstance::event_capacity() const {
   if (!impl_) return 0;

@@ -11,6 +11,7 @@
 
 #include "asterune/graph/graph.hpp"
 #include "asterune/retarget/animation.hpp"
+#include "asterune/retarget/contacts.hpp"
 
 namespace asterune::graph_detail {
 
@@ -79,6 +80,20 @@ struct NodeDef {
   std::vector<Edge> hull;    // Blend2D Cartesian: the hull's edges
   int weight_offset = 0;     // into Impl::input_weight (one per input)
   int from_slot = -1;        // selectors and sequences: the pose a transition starts from
+  // Clip root motion and contacts (rule GR16): the clip's foot contacts (not owned), and per
+  // graph foot (Impl::foot_labels) the index of that foot in them, -1 when it has none.
+  const FootContacts* contacts = nullptr;
+  std::vector<int> feet;
+  // The root joint's heading at the trim's start and end (literal trims: cached at build).
+  bool heads_cached = false;
+  float head_ts_yaw = 0.0f, head_te_yaw = 0.0f;
+  glm::vec3 head_ts_pos{0.0f}, head_te_pos{0.0f};
+};
+
+// This update's root step of a node's output (rule GR16): a turn about +Y and a travel.
+struct RootStep {
+  float yaw = 0.0f;
+  glm::vec3 travel{0.0f};
 };
 
 // Runtime state of one node: plain data, copied as bytes by snapshot()/restore() (rule GR14).
@@ -100,6 +115,8 @@ struct NodeState {
   std::uint8_t inertial = 0;   // 1: offset to capture; 2: offsets captured
   std::uint8_t active = 0;  // ticked this update (its pose is evaluated)
   std::uint8_t last_trigger = 0;  // Sequence: the current input's wait_for_trigger last update
+  std::uint8_t head = 0;    // Clip root motion: 0 no previous heading, 1 head_* hold it, 2 from the start
+  float head_yaw = 0.0f, head_x = 0.0f, head_z = 0.0f;  // Clip: the root heading at the last update
   std::uint64_t rng = 0;    // RandomSequence: splitmix64 state
 };
 static_assert(std::is_trivially_copyable_v<NodeState>);
@@ -130,6 +147,17 @@ struct GraphInstance::Impl {
   std::vector<float> from_covs;
   std::vector<float> input_weight;    // this update's weight of each input of each node
   std::vector<AnimationContext> contexts;
+  // Root motion and contacts (rule GR16): the rig's root-motion joint (rule AN9), whether
+  // this update extracts it, and per node this update's step, lap crossings and per graph
+  // foot the contact and known weights (nodes x feet); the output's blended contact weights.
+  int root_joint = -1;
+  bool extract_root = false;
+  std::vector<graph_detail::RootStep> steps;
+  std::vector<std::int32_t> wraps;
+  std::vector<std::string> foot_labels;
+  std::vector<float> foot_cw, foot_kw, foot_weight;
+  std::vector<Transform> scratch_pose;  // heading samples of bound trims
+  std::vector<float> scratch_cov;
   // Per-update event output.
   GraphEvent* events = nullptr;
   int event_capacity = 0, events_written = 0, events_dropped = 0;
@@ -185,6 +213,14 @@ void blend_add(int joints, const Transform* base, const float* cbase, const Tran
 /// Rule GR10: Subtract: q = q_A slerp(1, conj(q_B), w), p = p_A - w p_B.
 void blend_subtract(int joints, const Transform* a, const float* ca, const Transform* b, const float* cb, float weight,
                     Transform* out, float* out_cov);
+
+// --- root motion and contacts (graph_motion.cpp, rule GR16) ------------------------------
+/// Build: the root joint, the trims' cached headings, the graph's feet. False with `error` set.
+bool prepare_motion(GraphInstance::Impl& impl, const Rig& rig, const GraphDesc& desc, std::string& error);
+/// After a node's pose is evaluated: a Clip's root kept in place and its step (when
+/// extracting) and its contacts; other nodes blend their inputs' steps and contacts with the
+/// weights their pose blend gives the root joint.
+void node_motion(GraphInstance::Impl& impl, const Rig& rig, int node);
 
 }  // namespace graph_detail
 }  // namespace asterune

@@ -142,6 +142,8 @@ void Ticker::advance_clip(int node, float du, float escale) {
     emit(node, st.phase, u1 - st.phase, escale);
     st.phase = u1;
     if (u1 >= 1.0f) {
+      // Rule GR16: OnceAndReset jumps back to its start as a lap does (no travel back).
+      if (!st.done && d.play_mode == GraphPlayMode::kOnceAndReset) impl.wraps[static_cast<size_t>(node)] = 1;
       st.done = 1;
       st.cycles = 1;
     }
@@ -149,6 +151,9 @@ void Ticker::advance_clip(int node, float du, float escale) {
     emit(node, st.phase, du, escale);
     const float u1 = st.phase + du;
     const float laps = std::floor(u1);
+    // Rule GR16: the laps a Loop crossed (PingPong's time is continuous across them).
+    if (d.play_mode == GraphPlayMode::kLoop)
+      impl.wraps[static_cast<size_t>(node)] += static_cast<std::int32_t>(std::clamp(laps, -1.0e6f, 1.0e6f));
     if (laps > 0.0f) st.cycles += static_cast<int>(std::min(laps, 1.0e6f));
     st.phase = fract(u1);
     if (st.phase >= 1.0f) st.phase = 0.0f;
@@ -162,6 +167,7 @@ void Ticker::clip(int node, float dt, float escale, const Drive* drive) {
   NodeState& st = impl.state[static_cast<size_t>(node)];
   if (!st.started) {
     st.started = 1;
+    st.head = 2;  // rule GR16: root motion walks from the play start's heading
     st.phase = 0.0f;
     st.time = clip_time(d, 0.0f);
     // Starting reports the markers at the start (later steps report (u0, u1]).

@@ -45,6 +45,10 @@ const char* to_string(TrackPriority priority);
 /// The priority named `name` (the names of to_string, case-sensitive), or nullopt.
 std::optional<TrackPriority> parse_track_priority(std::string_view name);
 
+/// The joint root motion is taken from (rule AN9): the first joint in layout order whose parent
+/// part is the rig's root part (R15: Root, placing LowerTorso); -1 when the rig has none.
+int root_motion_joint(const Rig& rig);
+
 /// How levels share a joint (rule AN4). kBudget (default, Roblox): levels take the remaining
 /// budget from the top; within a level claims are normalised only when they sum past 1.
 /// kRemainder (Unity-style layers): each level is blended over what is below it by its summed

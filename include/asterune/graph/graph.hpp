@@ -49,6 +49,9 @@ struct GraphReport {
   bool ok = false;          // false: wrong span sizes or rig (nothing written, rule RG4)
   int events_written = 0;   // events in the caller's buffer, in node order then time order
   int events_dropped = 0;   // events that did not fit the buffer (counted, not stored)
+  /// Rule GR16, with root_motion: the root joint's heading change this update (turn about +Y,
+  /// horizontal travel, in the frame the pose is held in), blended as the pose; else identity.
+  Transform root_step;
 };
 
 /// Plays as one Animator track through PoseSource (rule GR15): TrackDesc::source = &instance.
@@ -89,9 +92,11 @@ class GraphInstance : public PoseSource {
   /// down, advances the active clips by dt (dt <= 0 or nonfinite: nothing advances, the pose
   /// is still evaluated), writes the marker events with weights into `events`, and writes the
   /// blended motor transforms and coverage into `local`/`coverage` (rig.joint_count() each).
+  /// With `root_motion` (rule GR16) every Clip keeps its root joint in place and the report
+  /// gives the blended root step; the blended foot contacts are updated in any case.
   /// Allocation-free, no exceptions, deterministic.
   GraphReport update(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage,
-                     std::span<GraphEvent> events = {});
+                     std::span<GraphEvent> events = {}, bool root_motion = false);
 
   /// PoseSource (rule GR15): update() without events; true when the pose was written.
   bool sample_pose(const Rig& rig, float dt, std::span<Transform> local, std::span<float> coverage) override;
@@ -101,6 +106,19 @@ class GraphInstance : public PoseSource {
   /// Most events one update can write: every Clip node's markers inside the clip, over the laps
   /// rule GR11 reports (five: the start and four laps), twice for PingPong.
   int event_capacity() const override;
+  /// True when the rig has a root-motion joint (rule AN9): a graph track may extract root motion.
+  bool extracts_root_motion() const override;
+
+  // --- foot contacts of the last update (rule GR16) ---------------------------------------
+  /// The feet the Clip nodes' contacts name (GraphNodeDesc::contacts), in order of first
+  /// appearance; 0 when no Clip has contacts.
+  int foot_count() const;
+  std::string_view foot_label(int foot) const;  // "LeftFoot"...; empty for a bad index
+  /// The foot's blended contact state in [0, 1]: the contact states (1 down, 0 up) of the Clips
+  /// that know the foot, weighted as their poses are at the root joint.
+  float foot_contact_weight(int foot) const;
+  /// foot_contact_weight(foot) >= 0.5.
+  bool foot_contact(int foot) const;
 
   // --- what the last update did (for reports and tools) --------------------------------
   /// The node's share of the output pose in the last update (rule GR12); 0 when inactive.

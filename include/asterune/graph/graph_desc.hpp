@@ -19,6 +19,7 @@
 
 #include "asterune/clip/clip.hpp"
 #include "asterune/retarget/animation.hpp"
+#include "asterune/retarget/contacts.hpp"
 
 namespace asterune {
 
@@ -129,6 +130,9 @@ struct GraphNodeDesc {
   // --- Clip (rule GR2). The clip and binding are not owned; they must outlive the instance.
   const Clip* clip = nullptr;
   const AnimationBinding* binding = nullptr;  // build_animation_binding(*clip, rig, ...)
+  /// Optional: the clip's foot contacts (rule RT17, find_foot_contacts / the scene's floor), not
+  /// owned; the graph reports them blended by the node weights (rule GR16).
+  const FootContacts* contacts = nullptr;
   std::string clip_source;  // informative: the JSON "clip" value (a path), for messages
   GraphPlayMode play_mode = GraphPlayMode::kLoop;
   GraphBool reverse;
