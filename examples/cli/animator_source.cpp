@@ -58,7 +58,7 @@ AnimatorPoseSource::AnimatorPoseSource(const io::SceneDesc& scene, const Rig& ri
       d.playing = t.playing;
       d.mask.parts = t.mask_parts;
       d.mask.descendants = t.mask_descendants;
-      d.root_motion = t.root_motion;  // Animator::build refuses it unless the graph extracts root motion
+      d.root_motion = t.root_motion;  // rule GR16: the graph's blended root step
       root_motion_ = root_motion_ || t.root_motion;
       std::string note = "track " + t.name + ": graph " +
                          (t.graph_file.empty() ? std::string("(inline)") : t.graph_file.string()) + " (" +
@@ -216,29 +216,26 @@ std::vector<std::string> AnimatorPoseSource::notes() const { return notes_; }
 
 void AnimatorPoseSource::foot_contacts(float, std::vector<io::FootContactRecord>& out) const {
   out.clear();
-  // The heaviest playing clip with feet: a clip track's weight, or a graph track's weight times
-  // its Clip node's share (rule GR12), at that clip's own time.
-  const BoundClip* best = nullptr;
-  float best_time = 0.0f, weight = 0.0f;
-  auto consider = [&](const BoundClip& clip, float w, float time) {
-    if (clip.contacts.feet.empty() || (best && w <= weight)) return;
-    best = &clip;
-    weight = w;
-    best_time = time;
-  };
+  // The heaviest playing track with feet: a clip track's contacts at its time, or a graph
+  // track's blended contacts (rule GR16: its Clips' states weighted as their poses).
+  int best = -1;
+  float weight = 0.0f;
   for (size_t t = 0; t < clips_.size() && t < tracks_.size(); ++t) {
-    if (!tracks_[t].playing) continue;
-    if (clips_[t]) consider(*clips_[t], tracks_[t].weight, tracks_[t].time);
-    if (!graphs_[t]) continue;
-    const BoundGraph& g = *graphs_[t];
-    for (size_t k = 0; k < g.clips.size(); ++k) {
-      const float share = g.instance.node_weight(g.clip_node[k]);
-      if (share > 0.0f) consider(*g.clips[k], tracks_[t].weight * share, g.instance.node_time(g.clip_node[k]));
-    }
+    const bool feet = clips_[t] ? !clips_[t]->contacts.feet.empty() : graphs_[t]->instance.foot_count() > 0;
+    if (!feet || !tracks_[t].playing || (best >= 0 && tracks_[t].weight <= weight)) continue;
+    best = static_cast<int>(t);
+    weight = tracks_[t].weight;
   }
-  if (!best) return;
-  for (size_t i = 0; i < best->contacts.feet.size(); ++i)
-    out.push_back(io::FootContactRecord{best->contacts.feet[i].label, best->contacts.in_contact(i, best_time)});
+  if (best < 0) return;
+  const auto b = static_cast<size_t>(best);
+  if (const BoundGraph* g = graphs_[b].get()) {
+    for (int f = 0; f < g->instance.foot_count(); ++f)
+      out.push_back(io::FootContactRecord{std::string(g->instance.foot_label(f)), g->instance.foot_contact(f)});
+    return;
+  }
+  const BoundClip& clip = *clips_[b];
+  for (size_t i = 0; i < clip.contacts.feet.size(); ++i)
+    out.push_back(io::FootContactRecord{clip.contacts.feet[i].label, clip.contacts.in_contact(i, tracks_[b].time)});
 }
 
 std::vector<std::string> AnimatorPoseSource::contact_notes() const {

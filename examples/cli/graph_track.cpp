@@ -28,6 +28,7 @@ void bind_graph(BoundGraph& out, const io::SceneTrack& track, const Rig& rig, bo
     }
     node.clip = &bound->clip();
     node.binding = &bound->binding;
+    if (!bound->contacts.feet.empty()) node.contacts = &bound->contacts;  // rule GR16: blended contacts
     out.clips.push_back(std::move(bound));
     out.clip_node.push_back(static_cast<int>(i));
   }

@@ -48,8 +48,8 @@ struct SceneTrack {
   /// "graph" (rule F10): the graph the track plays instead of a clip, read with the scene (its
   /// Clip paths resolved against the graph file's folder, or the scene's for an inline graph).
   /// A graph track takes no "clip", "retarget" (its Clip nodes carry their own), "loop", "time"
-  /// or "additive" (rule GR15); "root_motion" is refused when the track is bound unless the
-  /// graph extracts root motion (Animator::build).
+  /// or "additive" (rule GR15); "root_motion" moves the root by the graph's blended root step
+  /// (rule GR16).
   std::optional<GraphDocument> graph;
   std::filesystem::path graph_file;       // "graph" as a path (resolved); empty when inline
   SceneRetarget retarget;                 // as the "animation" block's (scene_animation.hpp)
