@@ -329,4 +329,20 @@ file(WRITE "${TMP}/noclip.scene.json" "{\"format\": \"asterune.scene/1\", \"rig\
   \"tracks\": [{\"name\": \"Walk\", \"clip\": \"missing.bvh\"}]}")
 expect_bad("missing.bvh" "${TMP}/noclip.scene.json")
 
+# Graph tracks through the real binary (rules F10, F11): --set and a bad command exit 2 with one
+# line; the JSON track entry has the graph's parameters and nodes.
+set(LOCO "${SOURCE_DIR}/examples/locomotion.scene.json")
+expect_bad("--set sped=1: no graph track has a parameter 'sped' (parameters: speed)" "${LOCO}" --set sped=1)
+expect_bad("--set speed=fast: the parameter 'speed' of track 'Loco' is a number" "${LOCO}" --set speed=fast)
+run("${LOCO}" --set speed=7.1 --frames 2 --format json)
+require_ok("locomotion --set speed=7.1")
+string(JSON set_speed GET "${OUT}" frames 0 tracks 0 graph parameters speed)
+expect_near("${set_speed}" "7.1" "locomotion --set: the speed parameter")
+string(JSON run_weight GET "${OUT}" frames 0 tracks 0 graph nodes run weight)
+expect_near("${run_weight}" "1" "locomotion --set speed=7.1: the run node's weight")
+file(WRITE "${TMP}/badparam.scene.json" "{\"format\": \"asterune.scene/1\", \"rig\": \"builtin:r15\",
+  \"tracks\": [{\"name\": \"Loco\", \"graph\": \"${SOURCE_DIR}/examples/locomotion.graph.json\"}],
+  \"commands\": [{\"t\": 1, \"track\": \"Loco\", \"set_parameter\": {\"name\": \"speed\", \"value\": \"fast\"}}]}")
+expect_bad("/commands/0/set_parameter/value: track 'Loco': the parameter 'speed' is a number" "${TMP}/badparam.scene.json")
+
 file(REMOVE_RECURSE "${TMP}")
