@@ -223,3 +223,43 @@ TEST_CASE("graph scene: a one-Clip graph track with root_motion moves the root a
     CHECK(glm::length(b[f].root.position - a[f].root.position) < 1e-3f);
   }
 }
+
+TEST_CASE("graph scene: a graph build_graph refuses and a Clip whose clip does not load name the scene's track and "
+          "the node (rules F3, F10)",
+          "[cli][graph]") {
+  const test::TempDir tmp("cli_graph_bad");
+  const std::string walk = std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_35_01_walk.bvh";
+  struct Case {
+    const char* what;
+    std::string nodes, output, want;
+  };
+  const Case cases[] = {
+      {"equal Blend1D positions",
+       R"("a": {"type": "Clip", "clip": ")" + walk + R"("}, "b": {"type": "Clip", "clip": ")" + walk +
+           R"("}, "loco": {"type": "Blend1D", "inputs": [{"node": "a", "position": 1}, {"node": "b", "position": 1}]})",
+       "loco", "'loco'"},
+      {"a clip that does not load", R"("a": {"type": "Clip", "clip": "missing.bvh"})", "a",
+       "/nodes/a: node 'a': "},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    const std::string scene = (tmp / "bad.scene.json").string();
+    {
+      std::ofstream out(scene);
+      out << R"({"format": "asterune.scene/1", "rig": "builtin:r15", "tracks": [{"name": "Loco", "graph":
+          {"format": "asterune.graph/1", "nodes": {)"
+          << c.nodes << R"(}, "output": ")" << c.output << R"("}}]})";
+    }
+    cli::RunRequest request;
+    request.scene = scene;
+    try {
+      (void)cli::make_run(request);
+      FAIL("accepted");
+    } catch (const cli::CliError& e) {
+      const std::string message = e.what();
+      CHECK_THAT(message, StartsWith(scene + ": /tracks/0/graph: "));
+      CHECK_THAT(message, Catch::Matchers::Contains(c.want));
+      CHECK(message.find('\n') == std::string::npos);
+    }
+  }
+}
