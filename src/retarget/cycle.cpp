@@ -158,6 +158,8 @@ CycleFeatures features(const detail::CycleFrames& s, const FootContacts& contact
   return c;
 }
 
+constexpr float kTie = 1e-6f;
+
 float rotation_angle(const glm::quat& a, const glm::quat& b) {
   return 2.0f * std::acos(std::min(1.0f, std::fabs(glm::dot(glm::normalize(a), glm::normalize(b)))));
 }
@@ -237,7 +239,8 @@ Result<CycleSpan> find_cycle(const Clip& clip, const SourceSkeleton& source, con
           for (int b = std::max(a + 4, starts[q] - w); b <= std::min(s.frames - 2, starts[q] + w); ++b) {
             float gap = 0.0f;
             const float e = mismatch(c, a, b, t, tr, &gap);
-            if (e < best_e || (e == best_e && strides > best.strides)) {
+            // Spans that match equally well (within float noise): the longer loop.
+            if (e < best_e - kTie || (e <= best_e + kTie && strides > best.strides)) {
               best_e = e;
               best.first = a;
               best.last = b;

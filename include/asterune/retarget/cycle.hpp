@@ -56,7 +56,7 @@ struct CycleSpan {
 /// are used). Candidates: for each foot, every pair of its contact starts i < j (a contact that
 /// begins at the clip's first frame is not a start), each end moved by up to
 /// options.search_window of the mean stride period; the span with the smallest mismatch E wins
-/// (ties: more strides). Fails, naming the clip, when it does not bind to `source`, when no foot
+/// (ties within 1e-6: more strides). Fails, naming the clip, when it does not bind to `source`, when no foot
 /// has two contact starts (less than one whole stride), or when the contacts were found on
 /// another grid.
 Result<CycleSpan> find_cycle(const Clip& clip, const SourceSkeleton& source, const FootContacts& contacts,
