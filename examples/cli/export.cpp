@@ -90,7 +90,8 @@ OutReport write_out_file(const std::string& path, const Run& run, std::span<cons
     if (!s) throw CliError(s.message());
   } else {
     io::GltfWriteOptions g;
-    KeyReduction r = reduce(io::gltf_node_tracks(run.rig, frames), KeyCurve::kCubicSpline);
+    // Rule F22: LINEAR for players that drop CUBICSPLINE tangents (Blender), else cubic keys.
+    KeyReduction r = reduce(io::gltf_node_tracks(run.rig, frames), options.gltf_linear ? KeyCurve::kLinear : KeyCurve::kCubicSpline);
     g.node_keys = std::move(r.keys);
     g.node_key_values = std::move(r.values);
     g.node_key_tangents = std::move(r.tangents);

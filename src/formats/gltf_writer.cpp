@@ -257,7 +257,7 @@ Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const Fr
   buf.align4();
 
   json doc;
-  doc["asset"] = {{"version", "2.0"}, {"generator", "asterune-rig"}};
+  doc["asset"] = {{"version", "2.0"}, {"generator", kAsteruneGenerator}};
   doc["scene"] = 0;
   doc["scenes"] = json::array({{{"name", rig.name()}, {"nodes", json::array({0})}}});
   doc["nodes"] = nodes;

@@ -30,6 +30,10 @@
 
 namespace asterune::io {
 
+/// The asset.generator of the files this writer makes: the reader (gltf.hpp) takes their units
+/// as studs.
+inline constexpr const char* kAsteruneGenerator = "asterune-rig";
+
 struct GltfWriteOptions {
   bool binary = true;  // .glb (true) or .gltf with an embedded buffer
   std::string animation_name = "asterune";
