@@ -23,7 +23,12 @@ new GLTFLoader().parse(data, '', (gltf) => {
   const interp = new Set(clip.tracks.map((t) => t.createInterpolant().constructor.name));
   const keys = clip.tracks.filter((t) => t.name.endsWith('.position')).reduce((n, t) => n + t.times.length, 0);
   const mixer = new THREE.AnimationMixer(scene);
-  mixer.clipAction(clip).play();
+  // Played once and held at its end, as the run was: a looping action wraps t = duration back
+  // to the first frame, which would report the last frame's pose wrong.
+  const action = mixer.clipAction(clip);
+  action.setLoop(THREE.LoopOnce, 1);
+  action.clampWhenFinished = true;
+  action.play();
   const frames = run.frames;
   const joints = frames[0].joints;
   const rootName = joints[0].part0;

@@ -35,7 +35,7 @@ void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::Scen
   if (!notes) throw CliError(notes.message());
   for (const std::string& note : notes.value()) std::cerr << "asterune-solve: note: " << note << "\n";
   // Native binding first (rule P3); the profile is only built when the names do not bind.
-  if (clip_binds_natively(out.source.clip, rig)) {
+  if (!out.source.skeleton_only && clip_binds_natively(out.source.clip, rig)) {
     auto b = build_animation_binding(out.source.clip, rig, nullptr, nullptr);
     if (!b) throw CliError(path.string() + ": " + b.message());
     out.binding = std::move(b).value();
@@ -56,7 +56,8 @@ void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::Scen
   std::vector<ClipMarker>& markers = out.source.clip.markers;
   markers.insert(markers.end(), steps.begin(), steps.end());
   std::stable_sort(markers.begin(), markers.end(), [](const ClipMarker& a, const ClipMarker& b) { return a.time < b.time; });
-  auto b = build_animation_binding(out.source.clip, rig, &out.source.skeleton, &profile.value(), cache);
+  auto b = build_animation_binding(out.source.clip, rig, &out.source.skeleton, &profile.value(), cache,
+                                   !out.source.skeleton_only);
   if (!b) throw CliError(path.string() + ": " + b.message());
   out.binding = std::move(b).value();
   out.mapped = out.binding.retarget->mapped_count();

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
+
+#include <unistd.h>
 
 #include "asterune/formats/curve_animation.hpp"
 #include "asterune/formats/gltf_writer.hpp"
@@ -58,12 +62,23 @@ OutReport write_out_file(const std::string& path, const Run& run, std::span<cons
   check_out_path(path);
   const std::string ext = lower_extension(path);
   OutReport report;
+  // Progress on stderr, only to a terminal and only once the export has taken ~2 s (rule F23).
+  const auto start = std::chrono::steady_clock::now();
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  bool shown = false;
+  auto progress = [&](size_t done, size_t total) {
+    if (!terminal || std::chrono::steady_clock::now() - start < std::chrono::seconds(2)) return;
+    std::fprintf(stderr, "\rasterune-solve: %s: reducing keys, joint %zu of %zu ", path.c_str(), done, total);
+    std::fflush(stderr);
+    shown = true;
+  };
   auto reduce = [&](const KeyTracks& tracks, KeyCurve curve) -> KeyReduction {  // rule F7
     if (!(options.tolerance > 0.0f)) {  // every key kept
       report.keys_before = report.keys_after = tracks.track_count() * tracks.times.size();
       return {};
     }
-    KeyReduction r = reduce_keys(tracks, options.tolerance, curve);
+    KeyReduction r = reduce_keys(tracks, options.tolerance, curve, progress);
+    if (shown) std::fprintf(stderr, "\n");
     report = OutReport{r.keys_before, r.keys_after, r.max_error};
     return r;
   };
@@ -90,7 +105,8 @@ OutReport write_out_file(const std::string& path, const Run& run, std::span<cons
     if (!s) throw CliError(s.message());
   } else {
     io::GltfWriteOptions g;
-    KeyReduction r = reduce(io::gltf_node_tracks(run.rig, frames), KeyCurve::kCubicSpline);
+    // Rule F22: LINEAR for players that drop CUBICSPLINE tangents (Blender), else cubic keys.
+    KeyReduction r = reduce(io::gltf_node_tracks(run.rig, frames), options.gltf_linear ? KeyCurve::kLinear : KeyCurve::kCubicSpline);
     g.node_keys = std::move(r.keys);
     g.node_key_values = std::move(r.values);
     g.node_key_tangents = std::move(r.tangents);

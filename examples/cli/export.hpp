@@ -18,6 +18,7 @@ struct OutOptions {
   bool loop = false;                                             // --loop (KeyframeSequence / CurveAnimation Loop)
   bool curves = false;  // --rbxmx-kind curves: .rbxmx as a CurveAnimation (rule F8) instead of a KeyframeSequence
   io::AnimationPriority priority = io::AnimationPriority::kAction;  // --priority (KeyframeSequence)
+  bool gltf_linear = false;  // --gltf-interpolation linear: glTF LINEAR keys (rule F22) instead of CUBICSPLINE
   float tolerance = kDefaultTolerance;  // --tolerance (studs, rule F7); 0 keeps every key (not from the command line)
   static constexpr float kDefaultTolerance = 0.005f;
 };

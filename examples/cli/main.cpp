@@ -28,6 +28,8 @@ struct Options {
   std::string rig;
   std::string pose;
   std::string clip;
+  std::string animation;  // --animation NAME: which animation of a glTF --clip (rule F20)
+  std::string gltf_interpolation = "cubic";  // --gltf-interpolation (rule F22)
   std::optional<int> frames;
   std::optional<float> dt;
   std::string format = "table";
@@ -47,7 +49,9 @@ struct Options {
 };
 
 cli::RunRequest run_request(const Options& opt) {
-  return cli::RunRequest{opt.scene, opt.rig, opt.pose, opt.clip, opt.frames, opt.dt, opt.bake, opt.keep_first_frame, opt.set};
+  // --animation is the '#' selector of the clip path (load_source_clip), so scenes can name one too.
+  const std::string clip = opt.animation.empty() ? opt.clip : opt.clip + "#" + opt.animation;
+  return cli::RunRequest{opt.scene, opt.rig, opt.pose, clip, opt.frames, opt.dt, opt.bake, opt.keep_first_frame, opt.set};
 }
 
 // --tolerance: a finite number of studs > 0 (rule F7).
@@ -118,6 +122,7 @@ int run_main(const Options& opt) {
     o.priority = io::parse_animation_priority(opt.priority).value_or(io::AnimationPriority::kAction);
     o.curves = opt.rbxmx_kind == "curves";
     if (opt.tolerance) o.tolerance = parse_tolerance(*opt.tolerance);
+    o.gltf_linear = opt.gltf_interpolation == "linear";
     const cli::OutReport r = cli::write_out_file(opt.out, run, recorded, o);
     std::cerr << "asterune-solve: " << opt.out << ": " << r.keys_before << " keys reduced to " << r.keys_after << " ("
               << (r.keys_before > 0 ? 100.0 * static_cast<double>(r.keys_after) / static_cast<double>(r.keys_before) : 0.0)
@@ -155,11 +160,15 @@ int main(int argc, char** argv) {
       ->type_name("RIG");
   app.add_option("--pose", opt.pose, "asterune.pose/1 file to use instead of the scene's pose")->type_name("FILE");
   app.add_option("--clip", opt.clip,
-                 "animation clip (.bvh, .gltf, .glb, or a Roblox KeyframeSequence or CurveAnimation .rbxmx) to play instead of the "
+                 "animation clip (.bvh, .gltf, .glb, .vrm, .vrma, FILE.glb#NAME for one animation by name or index, or a Roblox KeyframeSequence or CurveAnimation .rbxmx) to play instead of the "
                  "scene's: natively when its track names are the rig's, else retargeted with automatic humanoid "
                  "mapping (or the scene's retarget block; a Roblox .rbxmx made on another built-in rig retargets from it). "
                  "Without a scene or --frames, the whole clip is played once at --dt")
       ->type_name("FILE");
+  app.add_option("--animation", opt.animation,
+                 "with a glTF --clip: the animation to play, by name or index (default: the first)")
+      ->type_name("NAME")
+      ->needs("--clip");
   app.add_option("--frames", opt.frames, "number of frames to run (default: the scene's, else 1; demo 60)")
       ->check(CLI::Range(1, cli::kMaxFrames));
   app.add_option("--dt", opt.dt, "seconds per frame (default: the scene's, else 1/60)")
@@ -192,7 +201,8 @@ int main(int argc, char** argv) {
                              "reduction, Pose CFrame = the joint's T as the reduction fits it, Weight 1, easing Linear or "
                              "CubicV2 per segment as the reduction picks it) for Roblox Studio's Animation Editor, or "
                              "with --rbxmx-kind curves a Roblox CurveAnimation (per joint Position and XYZ Euler "
-                             "Rotation FloatCurves of cubic keys); .glb / .gltf = glTF 2.0 (CUBICSPLINE keys)")
+                             "Rotation FloatCurves of cubic keys); .glb / .gltf = glTF 2.0 (CUBICSPLINE keys, or LINEAR with "
+                             "--gltf-interpolation linear)")
                   ->type_name("FILE");
   app.add_option("--tolerance", opt.tolerance,
                  "with --out: keys are removed per joint while every part's world position, at every frame and "
@@ -205,6 +215,12 @@ int main(int argc, char** argv) {
                  "CurveAnimation (cubic Hermite keys per channel: fewer keys for the same --tolerance)")
       ->type_name("KIND")
       ->check(CLI::IsMember({"keyframes", "curves"}))
+      ->capture_default_str()
+      ->needs(out);
+  app.add_option("--gltf-interpolation", opt.gltf_interpolation,
+                 "with --out FILE.glb/.gltf: cubic = CUBICSPLINE keys (fewest keys; three.js, Babylon, Godot), "
+                 "linear = LINEAR keys (Blender, whose importer drops CUBICSPLINE tangents)")
+      ->check(CLI::IsMember({"linear", "cubic"}))
       ->capture_default_str()
       ->needs(out);
   app.add_flag("--loop", opt.loop, "with --out FILE.rbxmx: the animation's Loop = true (default false)")->needs(out);

@@ -22,6 +22,11 @@ constexpr float kRetryScale = 0.8f;
 constexpr int kAttempts = 4;
 // Candidate next keys tried past the last one that held, before a span is closed.
 constexpr int kLookahead = 12;
+// The longest span a key may cover, in frames. Each candidate end is checked over the whole
+// span, so a span of L frames costs O(L^2) sample checks: capped, the work per frame is bounded
+// and the reduction is linear in the clip's length (a still joint on a 10,000-frame clip keeps
+// a key every kMaxSpan frames instead of costing 10^8 checks).
+constexpr size_t kMaxSpan = 96;
 
 enum class Interp { kSampler, kSlerp };
 
@@ -255,6 +260,7 @@ struct TrackFit {
   glm::vec3 position{0.0f};
   RotationOrder order = RotationOrder::kXYZ;  // kEulerCubic
   std::vector<Transform> scratch;
+  size_t work = 0;  // sample x part placements checked (KeyReduction::work)
 
   Transform parent_world(size_t s) const {
     const int p = k.parent[track];
@@ -340,6 +346,7 @@ struct TrackFit {
     scratch.resize(sub.size());
     float worst = 0.0f;
     for (size_t s = s0; s <= s1; ++s) {
+      work += sub.size();
       const Transform l = play(k, curve, a, A, b, B, s, Interp::kSampler);
       for (size_t m = 0; m < sub.size(); ++m) {
         const size_t d = sub[m];
@@ -582,7 +589,7 @@ struct TrackFit {
         best_a.tan.out_position = best_b.tan.in_position = (best_b.value.position - best_a.value.position) / dt;
       }
       int misses = 0;
-      for (size_t b = a + 1; b < frames && misses < kLookahead; ++b) {
+      for (size_t b = a + 1; b < frames && b <= a + kMaxSpan && misses < kLookahead; ++b) {
         Key A2, B2;
         if (try_span(a, values.back(), b, budget, A2, B2)) {
           best = b;
@@ -625,7 +632,8 @@ float key_reduction_error(const KeyTracks& k, const std::vector<std::vector<int>
 namespace {
 
 // One attempt at the budgets scaled by `scale`: every track fitted once, parents first.
-KeyReduction reduce_at(const KeyTracks& k, float tolerance, float scale, KeyCurve curve) {
+KeyReduction reduce_at(const KeyTracks& k, float tolerance, float scale, KeyCurve curve,
+                       const std::function<void(size_t, size_t)>& progress) {
   const size_t n = k.track_count();
   const size_t frames = k.times.size();
   const size_t count = sample_count(frames);
@@ -656,10 +664,12 @@ KeyReduction reduce_at(const KeyTracks& k, float tolerance, float scale, KeyCurv
       sub.push_back(d);
     }
     TrackFit fit{k, curve, i, sub, sub_parent, full, ref, world, {}, {}, {}, {}, false, glm::vec3(0.0f),
-                 RotationOrder::kXYZ, {}};
+                 RotationOrder::kXYZ, {}, 0};
     fit.make_targets();
     std::vector<Key> keys;
     fit.fit(kBudget * scale * tolerance, out.keys[i], keys);
+    out.work += fit.work;
+    if (progress) progress(i + 1, n);
     for (Key& key : keys) {
       out.values[i].push_back(key.value);
       if (curve == KeyCurve::kEased) out.easing[i].push_back(key.easing);
@@ -684,7 +694,8 @@ KeyReduction reduce_at(const KeyTracks& k, float tolerance, float scale, KeyCurv
 
 }  // namespace
 
-KeyReduction reduce_keys(const KeyTracks& k, float tolerance, KeyCurve curve) {
+KeyReduction reduce_keys(const KeyTracks& k, float tolerance, KeyCurve curve,
+                         const std::function<void(size_t, size_t)>& progress) {
   const size_t n = k.track_count();
   const size_t frames = k.times.size();
   if (frames == 0 || n == 0 || !(tolerance > 0.0f)) {
@@ -700,12 +711,21 @@ KeyReduction reduce_keys(const KeyTracks& k, float tolerance, KeyCurve curve) {
     return all;
   }
   float scale = 1.0f;
+  std::optional<KeyReduction> best;
   for (int attempt = 0; attempt < kAttempts; ++attempt, scale *= kRetryScale) {
-    KeyReduction r = reduce_at(k, tolerance, scale, curve);
+    KeyReduction r = reduce_at(k, tolerance, scale, curve, progress);
+    if (best) r.work += best->work;
     if (r.max_error <= tolerance) return r;
+    if (!best || r.max_error < best->max_error) best = std::move(r);
   }
-  // Never expected: the unreduced export, which holds any tolerance.
-  return reduce_keys(k, 0.0f);
+  // kEulerCubic: a segment no cubic of Euler angles can follow (a flip within a frame or two)
+  // already fell back to its own one-frame keys in the fit, per joint and segment; every key of
+  // the clip would play that segment no closer, so the best attempt stands, its error reported.
+  if (curve == KeyCurve::kEulerCubic) return std::move(*best);
+  // Never expected for the other curves: the unreduced export, which holds any tolerance.
+  KeyReduction all = reduce_keys(k, 0.0f);
+  all.work = best->work;
+  return all;
 }
 
 }  // namespace asterune

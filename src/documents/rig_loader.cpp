@@ -1,5 +1,6 @@
 #include "asterune/documents/rig_loader.hpp"
 
+#include <cctype>
 #include <filesystem>
 
 #include "asterune/documents/rig_file.hpp"
@@ -20,6 +21,12 @@ Result<RigDesc> load_rig_desc(std::string_view spec) {
   }
   const std::filesystem::path path{std::string(spec)};
   if (path.extension() == ".rbxmx") return read_rbxmx_file(path);
+  std::string ext = path.extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == ".gltf" || ext == ".glb" || ext == ".vrm" || ext == ".vrma" || ext == ".bvh")  // rule F21
+    return make_error(std::string(spec) + ": a " + ext.substr(1) +
+                      " file is an animation source, not a rig: play it with --clip; a rig is builtin:r15, "
+                      "builtin:r6, an asterune.rig/1 .json, a Roblox JSON extraction or a Roblox .rbxmx model");
   return parse_text_file(path, [&](std::string_view text, const std::string& label) -> Result<RigDesc> {
     const Json doc = parse_json(text);
     if (doc.is_object() && !doc.contains("format") && doc.contains("parts") && doc["parts"].is_object())

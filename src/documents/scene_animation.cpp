@@ -134,7 +134,21 @@ std::string lower_extension(const std::filesystem::path& p) {
 }
 }  // namespace
 
-Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::optional<float> units_to_studs) {
+// "file.glb#Walk": the file and the animation it names (rule F20); a path that exists as given
+// is never split.
+std::pair<std::filesystem::path, std::string> split_clip_selector(const std::filesystem::path& given) {
+  const std::string text = given.string();
+  const size_t hash = text.rfind('#');
+  std::error_code ec;
+  if (hash == std::string::npos || std::filesystem::exists(given, ec)) return {given, ""};
+  const std::filesystem::path file = text.substr(0, hash);
+  const std::string ext = lower_extension(file);
+  if (ext != ".gltf" && ext != ".glb" && ext != ".vrm" && ext != ".vrma") return {given, ""};
+  return {file, text.substr(hash + 1)};
+}
+
+Result<SourceClip> load_source_clip(const std::filesystem::path& given, std::optional<float> units_to_studs) {
+  const auto [path, animation] = split_clip_selector(given);
   const std::string ext = lower_extension(path);
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
@@ -148,12 +162,19 @@ Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::opti
     out.clip = std::move(bvh.value().clip);
     out.skeleton.units_to_studs = units_to_studs.value_or(kCmuUnitsToStuds);
     out.rest_on_ground = true;
-  } else if (ext == ".gltf" || ext == ".glb") {
+  } else if (ext == ".gltf" || ext == ".glb" || ext == ".vrm" || ext == ".vrma") {
     auto g = load_gltf_source(path.string());
     if (!g) return g.error();
     if (g.value().clips.empty()) return make_error(path.string() + ": the glTF file has no animation");
+    size_t which = 0;  // rule F20: the first animation, or the one named after '#'
+    if (!animation.empty()) {
+      auto found = find_gltf_clip(g.value().clips, animation);
+      if (!found) return make_error(path.string() + ": " + found.message());
+      which = found.value();
+    }
     out.skeleton = std::move(g.value().skeleton);
-    out.clip = std::move(g.value().clips.front());
+    out.clip = std::move(g.value().clips[which]);
+    out.skeleton_only = true;
     if (units_to_studs) out.skeleton.units_to_studs = *units_to_studs;
   } else if (ext == ".rbxmx") {
     auto k = read_roblox_animation_file(path);  // a KeyframeSequence or a CurveAnimation (rule F8)
@@ -164,7 +185,7 @@ Result<SourceClip> load_source_clip(const std::filesystem::path& path, std::opti
     out.loop = k.value().loop;
     out.priority = to_track_priority(k.value().priority);
   } else {
-    return make_error(path.string() + ": unsupported clip format '" + ext + "' (expected .bvh, .gltf, .glb or .rbxmx)");
+    return make_error(path.string() + ": unsupported clip format '" + ext + "' (expected .bvh, .gltf, .glb, .vrm, .vrma or .rbxmx)");
   }
   return out;
 }
@@ -189,7 +210,7 @@ std::map<std::string, std::string> roles_from_map(const SceneRetarget& rt, const
 Result<std::vector<std::string>> prepare_scene_source(SourceClip& clip, const SceneRetarget& rt, const Rig& rig,
                                                       const std::string& label) {
   std::vector<std::string> notes;
-  if (clip_binds_natively(clip.clip, rig)) return notes;  // rule P3
+  if (!clip.skeleton_only && clip_binds_natively(clip.clip, rig)) return notes;  // rule P3
   if (clip.native_only) {
     // Rule RT15: a KeyframeSequence made on another Roblox rig retargets from that rig.
     int here = 0;

@@ -22,6 +22,8 @@
 #include <optional>
 
 #include "asterune/clip/binding.hpp"
+#include "asterune/formats/gltf_writer.hpp"
+#include "asterune/retarget/humanoid.hpp"
 #include "asterune/math/cframe.hpp"
 #include "json_read.hpp"
 
@@ -152,186 +154,360 @@ std::optional<std::string> node_transform(const tinygltf::Model& model, int inde
   return std::nullopt;
 }
 
+// The node hierarchy: each node's parent (-1 for a scene root) and a preorder of every node
+// (a node before its children). Fails on a child index out of range, a node with two parents
+// and a cycle (nodes no root reaches). Linear in the node count.
+std::optional<std::string> node_hierarchy(const tinygltf::Model& model, std::vector<int>& parent,
+                                          std::vector<int>& preorder) {
+  const size_t count = model.nodes.size();
+  parent.assign(count, -1);
+  for (size_t n = 0; n < count; ++n) {
+    for (int c : model.nodes[n].children) {
+      if (c < 0 || static_cast<size_t>(c) >= count) return "node " + std::to_string(n) + " has a child index out of range";
+      if (parent[static_cast<size_t>(c)] >= 0) return "node " + std::to_string(c) + " has two parents";
+      parent[static_cast<size_t>(c)] = static_cast<int>(n);
+    }
+  }
+  preorder.clear();
+  std::vector<int> stack;
+  for (size_t r = 0; r < count; ++r) {
+    if (parent[r] >= 0) continue;
+    stack.push_back(static_cast<int>(r));
+    while (!stack.empty()) {
+      const int n = stack.back();
+      stack.pop_back();
+      preorder.push_back(n);
+      const auto& children = model.nodes[static_cast<size_t>(n)].children;
+      for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(*it);
+    }
+  }
+  if (preorder.size() != count) return "node hierarchy has a cycle";
+  return std::nullopt;
+}
+
+// A node index in a VRM extension object ({"node": i}), or -1.
+int vrm_node(const tinygltf::Value& v, size_t node_count) {
+  if (!v.IsObject() || !v.Has("node") || !v.Get("node").IsNumber()) return -1;
+  const int n = v.Get("node").GetNumberAsInt();
+  return n >= 0 && static_cast<size_t>(n) < node_count ? n : -1;
+}
+
+// The humanoid bone map of a VRM file: VRMC_vrm_animation (.vrma) or VRMC_vrm (VRM 1.0), both
+// {"humanoid": {"humanBones": {"hips": {"node": i}, ...}}}, or VRM 0.x's "VRM" extension, an
+// array of {"bone": "hips", "node": i}. A VRM Animation's expression and lookAt nodes carry
+// weights and a gaze target in their transforms, not bones: they are listed in not_bones.
+struct VrmMap {
+  std::vector<std::pair<std::string, int>> bones;  // VRM bone name, node
+  std::vector<int> not_bones;
+};
+
+VrmMap read_vrm_map(const tinygltf::Model& model) {
+  VrmMap out;
+  const size_t count = model.nodes.size();
+  for (const char* ext : {"VRMC_vrm_animation", "VRMC_vrm"}) {
+    const auto it = model.extensions.find(ext);
+    if (it == model.extensions.end() || !it->second.IsObject()) continue;
+    const tinygltf::Value& root = it->second;
+    if (root.Has("humanoid") && root.Get("humanoid").Has("humanBones")) {
+      const tinygltf::Value& bones = root.Get("humanoid").Get("humanBones");
+      for (const std::string& name : bones.Keys())
+        if (const int n = vrm_node(bones.Get(name), count); n >= 0) out.bones.emplace_back(name, n);
+    }
+    if (std::string(ext) != "VRMC_vrm_animation") continue;
+    if (const int n = root.Has("lookAt") ? vrm_node(root.Get("lookAt"), count) : -1; n >= 0) out.not_bones.push_back(n);
+    if (root.Has("expressions") && root.Get("expressions").IsObject()) {
+      const tinygltf::Value& groups = root.Get("expressions");
+      for (const std::string& g : groups.Keys())
+        if (groups.Get(g).IsObject())
+          for (const std::string& e : groups.Get(g).Keys())
+            if (const int n = vrm_node(groups.Get(g).Get(e), count); n >= 0) out.not_bones.push_back(n);
+    }
+  }
+  const auto vrm0 = model.extensions.find("VRM");
+  if (out.bones.empty() && vrm0 != model.extensions.end() && vrm0->second.Has("humanoid") &&
+      vrm0->second.Get("humanoid").Has("humanBones")) {
+    const tinygltf::Value& bones = vrm0->second.Get("humanoid").Get("humanBones");
+    for (size_t i = 0; i < bones.ArrayLen(); ++i) {
+      const tinygltf::Value& b = bones.Get(static_cast<int>(i));
+      if (b.Has("bone") && b.Get("bone").IsString())
+        if (const int n = vrm_node(b, count); n >= 0) out.bones.emplace_back(b.Get("bone").Get<std::string>(), n);
+    }
+  }
+  return out;
+}
+
+bool is_transform_path(const std::string& path) {
+  return path == "translation" || path == "rotation" || path == "scale";
+}
+
+// The nodes that become joints, in the order they are listed (gltf.hpp): one skin when
+// options.skin >= 0; else the union of every skin (skin 0's joints first); else, for an
+// animation-only file, every node of the trees that hold an animated node or a VRM bone (a
+// VRM Animation's expression and lookAt nodes left out), in preorder.
+std::optional<std::string> pick_joint_nodes(const tinygltf::Model& model, const std::vector<int>& parent,
+                                            const std::vector<int>& preorder, const GltfSourceOptions& options,
+                                            const VrmMap& vrm, std::vector<int>& joints) {
+  const size_t count = model.nodes.size();
+  std::vector<char> taken(count, 0);
+  joints.clear();
+  auto take_skin = [&](size_t s) -> std::optional<std::string> {
+    const tinygltf::Skin& skin = model.skins[s];
+    for (size_t k = 0; k < skin.joints.size(); ++k) {
+      const int n = skin.joints[k];
+      if (n < 0 || static_cast<size_t>(n) >= count)
+        return "skin " + std::to_string(s) + " joint " + std::to_string(k) + " is not a node";
+      if (taken[static_cast<size_t>(n)]) {
+        if (options.skin >= 0) return "node " + std::to_string(n) + " is listed twice in the skin";
+        continue;  // shared by two skins
+      }
+      taken[static_cast<size_t>(n)] = 1;
+      joints.push_back(n);
+    }
+    return std::nullopt;
+  };
+  if (options.skin >= 0) {
+    if (static_cast<size_t>(options.skin) >= model.skins.size())
+      return "skin " + std::to_string(options.skin) + " does not exist (the file has " +
+             std::to_string(model.skins.size()) + ")";
+    if (auto e = take_skin(static_cast<size_t>(options.skin))) return e;
+    if (joints.empty()) return "skin " + std::to_string(options.skin) + " has no joints";
+    return std::nullopt;
+  }
+  for (size_t s = 0; s < model.skins.size(); ++s)
+    if (auto e = take_skin(s)) return e;
+  if (!joints.empty()) return std::nullopt;
+  // No skin: the node trees of the animated nodes and of the VRM bones.
+  std::vector<char> excluded(count, 0), root_used(count, 0);
+  for (int n : vrm.not_bones) excluded[static_cast<size_t>(n)] = 1;
+  auto use_tree_of = [&](int n) {
+    if (n < 0 || static_cast<size_t>(n) >= count || excluded[static_cast<size_t>(n)]) return;
+    while (parent[static_cast<size_t>(n)] >= 0) n = parent[static_cast<size_t>(n)];  // no cycle: checked
+    root_used[static_cast<size_t>(n)] = 1;
+  };
+  for (const tinygltf::Animation& a : model.animations)
+    for (const tinygltf::AnimationChannel& ch : a.channels)
+      if (is_transform_path(ch.target_path)) use_tree_of(ch.target_node);
+  for (const auto& bone : vrm.bones) use_tree_of(bone.second);
+  // In preorder a node's tree is its root's: mark down from the used roots.
+  std::vector<char> inside(count, 0);
+  for (int n : preorder) {
+    const int p = parent[static_cast<size_t>(n)];
+    const bool in = p < 0 ? root_used[static_cast<size_t>(n)] != 0 : inside[static_cast<size_t>(p)] != 0;
+    inside[static_cast<size_t>(n)] = in && !excluded[static_cast<size_t>(n)];
+    if (inside[static_cast<size_t>(n)]) joints.push_back(n);
+  }
+  if (joints.empty()) return "has no skin and no animated node (nothing to take a skeleton from)";
+  return std::nullopt;
+}
+
+// Per listed joint k: its joint parent (listed index, the nearest ancestor node that is a
+// joint), the transforms of the non-joint nodes in between folded into one, and its place in
+// the skeleton (listed order, a joint moved after its parent when listed before it).
+struct JointTable {
+  std::vector<int> nodes;          // k -> node
+  std::vector<int> joint_of_node;  // node -> k, or -1
+  std::vector<int> parent;         // k -> k of the joint parent, or -1
+  std::vector<Transform> fold;     // k -> the folded non-joint ancestors
+  std::vector<int> position;       // k -> skeleton index
+  std::vector<int> order;          // skeleton index -> k
+};
+
+std::optional<std::string> build_joint_table(const tinygltf::Model& model, const std::vector<int>& node_parent,
+                                             const std::vector<int>& preorder, JointTable& t) {
+  const size_t count = model.nodes.size(), jc = t.nodes.size();
+  t.joint_of_node.assign(count, -1);
+  for (size_t k = 0; k < jc; ++k) t.joint_of_node[static_cast<size_t>(t.nodes[k])] = static_cast<int>(k);
+  // Down the preorder: each node's nearest joint ancestor and the fold of the non-joint nodes
+  // between them, from its parent's (linear, however deep the tree).
+  std::vector<int> up_joint(count, -1);
+  std::vector<Transform> chain(count, Transform::identity());
+  for (int n : preorder) {
+    const int p = node_parent[static_cast<size_t>(n)];
+    if (p < 0) continue;
+    const auto up = static_cast<size_t>(p);
+    if (t.joint_of_node[up] >= 0) {
+      up_joint[static_cast<size_t>(n)] = t.joint_of_node[up];
+      continue;
+    }
+    Transform local;
+    if (auto e = node_transform(model, p, local)) return e;
+    up_joint[static_cast<size_t>(n)] = up_joint[up];
+    chain[static_cast<size_t>(n)] = chain[up] * local;
+  }
+  t.parent.resize(jc);
+  t.fold.resize(jc);
+  for (size_t k = 0; k < jc; ++k) {
+    t.parent[k] = up_joint[static_cast<size_t>(t.nodes[k])];
+    t.fold[k] = chain[static_cast<size_t>(t.nodes[k])];
+  }
+  // Parents first, else listed order: each joint after its unplaced ancestors (a tree: no cycle).
+  t.position.assign(jc, -1);
+  t.order.clear();
+  std::vector<int> pending;
+  for (size_t k = 0; k < jc; ++k) {
+    for (int a = static_cast<int>(k); a >= 0 && t.position[static_cast<size_t>(a)] < 0; a = t.parent[static_cast<size_t>(a)])
+      pending.push_back(a);
+    for (auto it = pending.rbegin(); it != pending.rend(); ++it) {
+      t.position[static_cast<size_t>(*it)] = static_cast<int>(t.order.size());
+      t.order.push_back(*it);
+    }
+    pending.clear();
+  }
+  return std::nullopt;
+}
+
+// The skeleton of the table's joints (skeleton order), named by their nodes.
+std::optional<std::string> fill_skeleton(const tinygltf::Model& model, const JointTable& t, GltfSource& source) {
+  SourceSkeleton& sk = source.skeleton;
+  for (int k : t.order) {
+    const auto u = static_cast<size_t>(k);
+    const int node = t.nodes[u];
+    std::string name = node_name(model, node);
+    if (sk.find(name) >= 0) return "two skeleton joints are named '" + name + "'";
+    Transform local;
+    if (auto e = node_transform(model, node, local)) return e;
+    sk.joint_names.push_back(std::move(name));
+    sk.parents.push_back(t.parent[u] >= 0 ? t.position[static_cast<size_t>(t.parent[u])] : -1);
+    sk.rest_local.push_back(t.fold[u] * local);
+    sk.end_sites.emplace_back(0.0f);
+    source.joint_nodes.push_back(node);
+  }
+  return std::nullopt;
+}
+
+// One channel's keys into `track` (values mapped by the joint's fold `f`, see gltf.hpp).
+std::optional<std::string> add_channel_keys(const tinygltf::Model& model, const tinygltf::Animation& anim,
+                                            const tinygltf::AnimationChannel& ch, const Transform& f, ClipTrack& track,
+                                            float& duration) {
+  const bool is_rotation = ch.target_path == "rotation";
+  const bool is_scale = ch.target_path == "scale";
+  if (ch.sampler < 0 || static_cast<size_t>(ch.sampler) >= anim.samplers.size()) return std::string("sampler does not exist");
+  const tinygltf::AnimationSampler& sampler = anim.samplers[static_cast<size_t>(ch.sampler)];
+  Interpolation mode = Interpolation::kLinear;
+  const bool cubic = sampler.interpolation == "CUBICSPLINE";
+  if (sampler.interpolation == "STEP") mode = Interpolation::kStep;
+  else if (cubic) mode = Interpolation::kCubicSpline;
+  else if (!sampler.interpolation.empty() && sampler.interpolation != "LINEAR")
+    return "unknown interpolation '" + sampler.interpolation + "'";
+  std::vector<float> times, values;
+  if (auto e = read_floats(model, sampler.input, 1, times)) return "input: " + *e;
+  const int comps = is_rotation ? 4 : 3;
+  if (auto e = read_floats(model, sampler.output, comps, values)) return "output: " + *e;
+  const size_t keys = times.size();
+  const size_t per_key = cubic ? 3u : 1u;
+  if (values.size() != keys * per_key * static_cast<size_t>(comps))
+    return std::to_string(keys) + " times but " + std::to_string(values.size() / static_cast<size_t>(comps)) +
+           " output values";
+  for (size_t i = 0; i < keys; ++i) {
+    if (i > 0 && times[i] < times[i - 1]) return "key times go backwards at key " + std::to_string(i);
+    duration = std::max(duration, times[i]);
+  }
+  // CUBICSPLINE: per key an in-tangent, the value, an out-tangent. The fold (rigid) maps
+  // values as before; tangents are derivatives, so only its rotation applies to them (for
+  // rotations, left-multiplying by the fold rotation is linear in the 4 components).
+  const size_t middle = cubic ? 1u : 0u;
+  auto vec3_at = [&](size_t i, size_t slot) {
+    const float* v = &values[(i * per_key + slot) * 3];
+    return glm::vec3(v[0], v[1], v[2]);
+  };
+  auto quat_at = [&](size_t i, size_t slot) {
+    const float* v = &values[(i * per_key + slot) * 4];
+    return glm::quat(v[3], v[0], v[1], v[2]);
+  };
+  const std::string twice = "joint '" + track.name + "' has two " + ch.target_path + " channels";
+  if (is_rotation) {
+    if (!track.rotations.empty()) return twice;
+    track.rotation_times = times;
+    track.rotation_interpolation = mode;
+    for (size_t i = 0; i < keys; ++i) {
+      std::optional<glm::quat> q = normalized_rotation(quat_at(i, middle));
+      if (!q) return "rotation key " + std::to_string(i) + " has zero length";
+      track.rotations.push_back(glm::normalize(f.rotation * *q));
+      if (cubic) {
+        track.rotation_in_tangents.push_back(f.rotation * quat_at(i, 0));
+        track.rotation_out_tangents.push_back(f.rotation * quat_at(i, 2));
+      }
+    }
+  } else if (is_scale) {
+    if (!track.scales.empty()) return twice;
+    track.scale_times = times;
+    track.scale_interpolation = mode;
+    for (size_t i = 0; i < keys; ++i) {
+      track.scales.push_back(vec3_at(i, middle));
+      if (cubic) {
+        track.scale_in_tangents.push_back(vec3_at(i, 0));
+        track.scale_out_tangents.push_back(vec3_at(i, 2));
+      }
+    }
+  } else {
+    if (!track.translations.empty()) return twice;
+    track.translation_times = times;
+    track.translation_interpolation = mode;
+    for (size_t i = 0; i < keys; ++i) {
+      track.translations.push_back(transform_point(f, vec3_at(i, middle)));
+      if (cubic) {
+        track.translation_in_tangents.push_back(f.rotation * vec3_at(i, 0));
+        track.translation_out_tangents.push_back(f.rotation * vec3_at(i, 2));
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// Animation `a` as a Clip over the skeleton: channels of non-joint nodes and weights ignored.
+std::optional<std::string> read_animation(const tinygltf::Model& model, size_t a, const JointTable& t,
+                                          const SourceSkeleton& sk, Clip& clip) {
+  const tinygltf::Animation& anim = model.animations[a];
+  clip.name = anim.name.empty() ? "animation" + std::to_string(a) : anim.name;
+  const std::string alabel = "animation " + std::to_string(a) + " '" + clip.name + "'";
+  std::map<int, size_t> track_of_joint;  // skeleton index -> track
+  float duration = 0.0f;
+  for (size_t c = 0; c < anim.channels.size(); ++c) {
+    const tinygltf::AnimationChannel& ch = anim.channels[c];
+    if (ch.target_node < 0 || static_cast<size_t>(ch.target_node) >= model.nodes.size()) continue;
+    const int k = t.joint_of_node[static_cast<size_t>(ch.target_node)];
+    if (k < 0 || !is_transform_path(ch.target_path)) continue;  // a non-joint node, or weights
+    const auto j = static_cast<size_t>(t.position[static_cast<size_t>(k)]);
+    auto [it, inserted] = track_of_joint.emplace(static_cast<int>(j), clip.tracks.size());
+    if (inserted) {
+      clip.tracks.emplace_back();
+      clip.tracks.back().name = sk.joint_names[j];
+    }
+    if (auto e = add_channel_keys(model, anim, ch, t.fold[static_cast<size_t>(k)], clip.tracks[it->second], duration))
+      return alabel + " channel " + std::to_string(c) + ": " + *e;
+  }
+  clip.duration = duration;
+  if (Status s = validate_clip(clip); !s) return s.message();
+  return std::nullopt;
+}
+
 Result<GltfSource> build_source(const tinygltf::Model& model, const std::string& path, const GltfSourceOptions& options) {
   auto fail = [&](const std::string& reason) { return make_error(path + ": " + reason); };
   if (!(options.units_to_studs > 0.0f) || !std::isfinite(options.units_to_studs))
     return fail("units_to_studs must be positive and finite");
-  if (model.skins.empty()) return fail("has no skin");
-  if (options.skin < 0 || static_cast<size_t>(options.skin) >= model.skins.size())
-    return fail("skin " + std::to_string(options.skin) + " does not exist (the file has " +
-                std::to_string(model.skins.size()) + ")");
-  const tinygltf::Skin& skin = model.skins[static_cast<size_t>(options.skin)];
-  if (skin.joints.empty()) return fail("skin " + std::to_string(options.skin) + " has no joints");
-
-  const size_t node_count = model.nodes.size();
-  std::vector<int> node_parent(node_count, -1);
-  for (size_t n = 0; n < node_count; ++n) {
-    for (int c : model.nodes[n].children) {
-      if (c < 0 || static_cast<size_t>(c) >= node_count)
-        return fail("node " + std::to_string(n) + " has a child index out of range");
-      if (node_parent[static_cast<size_t>(c)] >= 0)
-        return fail("node " + std::to_string(c) + " has two parents");
-      node_parent[static_cast<size_t>(c)] = static_cast<int>(n);
-    }
-  }
-  std::vector<int> joint_of_node(node_count, -1);
-  for (size_t k = 0; k < skin.joints.size(); ++k) {
-    const int n = skin.joints[k];
-    if (n < 0 || static_cast<size_t>(n) >= node_count) return fail("skin joint " + std::to_string(k) + " is not a node");
-    if (joint_of_node[static_cast<size_t>(n)] >= 0) return fail("node " + std::to_string(n) + " is listed twice in the skin");
-    joint_of_node[static_cast<size_t>(n)] = static_cast<int>(k);
-  }
-  // Nearest joint ancestor of each skin joint (skin index), and the non-joint nodes in between.
-  const size_t jc = skin.joints.size();
-  std::vector<int> skin_parent(jc, -1);
-  std::vector<Transform> fold(jc, Transform::identity());
-  for (size_t k = 0; k < jc; ++k) {
-    int n = node_parent[static_cast<size_t>(skin.joints[k])];
-    size_t guard = 0;
-    while (n >= 0 && joint_of_node[static_cast<size_t>(n)] < 0) {
-      Transform t;
-      if (auto e = node_transform(model, n, t)) return fail(*e);
-      fold[k] = t * fold[k];
-      n = node_parent[static_cast<size_t>(n)];
-      if (++guard > node_count) return fail("node hierarchy has a cycle");
-    }
-    skin_parent[k] = n >= 0 ? joint_of_node[static_cast<size_t>(n)] : -1;
-  }
-  // Parents-first order: the skin's order, moving a joint after its parent when needed.
-  std::vector<int> order;  // skin indexes
-  std::vector<int> position(jc, -1);
-  while (order.size() < jc) {
-    const size_t before = order.size();
-    for (size_t k = 0; k < jc; ++k) {
-      if (position[k] >= 0) continue;
-      const int p = skin_parent[k];
-      if (p >= 0 && position[static_cast<size_t>(p)] < 0) continue;
-      position[k] = static_cast<int>(order.size());
-      order.push_back(static_cast<int>(k));
-    }
-    if (order.size() == before) return fail("skin joints form a cycle");
-  }
+  std::vector<int> node_parent, preorder;
+  if (auto e = node_hierarchy(model, node_parent, preorder)) return fail(*e);
+  const VrmMap vrm = read_vrm_map(model);
+  JointTable table;
+  if (auto e = pick_joint_nodes(model, node_parent, preorder, options, vrm, table.nodes)) return fail(*e);
+  if (auto e = build_joint_table(model, node_parent, preorder, table)) return fail(*e);
 
   GltfSource source;
-  SourceSkeleton& sk = source.skeleton;
-  sk.name = std::filesystem::path(path).stem().string();
-  sk.units_to_studs = options.units_to_studs;
-  for (int k : order) {
-    const size_t u = static_cast<size_t>(k);
-    const int node = skin.joints[u];
-    std::string name = node_name(model, node);
-    if (sk.find(name) >= 0) return fail("two skin joints are named '" + name + "'");
-    Transform local;
-    if (auto e = node_transform(model, node, local)) return fail(*e);
-    sk.joint_names.push_back(std::move(name));
-    sk.parents.push_back(skin_parent[u] >= 0 ? position[static_cast<size_t>(skin_parent[u])] : -1);
-    sk.rest_local.push_back(fold[u] * local);
-    sk.end_sites.emplace_back(0.0f);
-    source.joint_nodes.push_back(node);
+  source.skeleton.name = std::filesystem::path(path).stem().string();
+  // Our own exports (gltf_writer.hpp) are in studs; every other glTF is in metres.
+  const bool ours = model.asset.generator == kAsteruneGenerator;
+  source.skeleton.units_to_studs = ours && options.units_to_studs == GltfSourceOptions{}.units_to_studs
+                                       ? 1.0f
+                                       : options.units_to_studs;
+  if (auto e = fill_skeleton(model, table, source)) return fail(*e);
+  for (const auto& [bone, node] : vrm.bones) {  // VRM humanoid bones are roles (rule F20)
+    const int k = table.joint_of_node[static_cast<size_t>(node)];
+    if (k >= 0 && parse_role(bone))
+      source.skeleton.roles[bone] = source.skeleton.joint_names[static_cast<size_t>(table.position[static_cast<size_t>(k)])];
   }
-
-  // Animations.
   for (size_t a = 0; a < model.animations.size(); ++a) {
-    const tinygltf::Animation& anim = model.animations[a];
     Clip clip;
-    clip.name = anim.name.empty() ? "animation" + std::to_string(a) : anim.name;
-    const std::string alabel = "animation " + std::to_string(a) + " '" + clip.name + "'";
-    std::map<int, size_t> track_of_joint;  // skeleton index -> track
-    float duration = 0.0f;
-    for (size_t c = 0; c < anim.channels.size(); ++c) {
-      const tinygltf::AnimationChannel& ch = anim.channels[c];
-      const std::string clabel = alabel + " channel " + std::to_string(c);
-      if (ch.target_node < 0 || static_cast<size_t>(ch.target_node) >= node_count) continue;
-      const int k = joint_of_node[static_cast<size_t>(ch.target_node)];
-      if (k < 0) continue;  // animates a non-joint node: ignored
-      const bool is_rotation = ch.target_path == "rotation";
-      const bool is_scale = ch.target_path == "scale";
-      if (!is_rotation && !is_scale && ch.target_path != "translation") continue;  // weights
-      if (ch.sampler < 0 || static_cast<size_t>(ch.sampler) >= anim.samplers.size())
-        return fail(clabel + ": sampler does not exist");
-      const tinygltf::AnimationSampler& sampler = anim.samplers[static_cast<size_t>(ch.sampler)];
-      Interpolation mode = Interpolation::kLinear;
-      bool cubic = false;
-      if (sampler.interpolation == "STEP") mode = Interpolation::kStep;
-      else if (sampler.interpolation == "CUBICSPLINE") {
-        mode = Interpolation::kCubicSpline;
-        cubic = true;
-      }
-      else if (!sampler.interpolation.empty() && sampler.interpolation != "LINEAR")
-        return fail(clabel + ": unknown interpolation '" + sampler.interpolation + "'");
-      std::vector<float> times, values;
-      if (auto e = read_floats(model, sampler.input, 1, times)) return fail(clabel + " input: " + *e);
-      const int comps = is_rotation ? 4 : 3;
-      if (auto e = read_floats(model, sampler.output, comps, values)) return fail(clabel + " output: " + *e);
-      const size_t keys = times.size();
-      const size_t per_key = cubic ? 3u : 1u;
-      if (values.size() != keys * per_key * static_cast<size_t>(comps))
-        return fail(clabel + ": " + std::to_string(keys) + " times but " +
-                    std::to_string(values.size() / static_cast<size_t>(comps)) + " output values");
-      for (size_t i = 0; i < keys; ++i) {
-        if (i > 0 && times[i] < times[i - 1]) return fail(clabel + ": key times go backwards at key " + std::to_string(i));
-        duration = std::max(duration, times[i]);
-      }
-      const size_t j = static_cast<size_t>(position[static_cast<size_t>(k)]);
-      auto [it, inserted] = track_of_joint.emplace(static_cast<int>(j), clip.tracks.size());
-      if (inserted) {
-        clip.tracks.emplace_back();
-        clip.tracks.back().name = sk.joint_names[j];
-      }
-      ClipTrack& track = clip.tracks[it->second];
-      const Transform& f = fold[static_cast<size_t>(k)];
-      // CUBICSPLINE: per key an in-tangent, the value, an out-tangent. The fold (rigid) maps
-      // values as before; tangents are derivatives, so only its rotation applies to them (for
-      // rotations, left-multiplying by the fold rotation is linear in the 4 components).
-      const size_t middle = cubic ? 1u : 0u;
-      auto vec3_at = [&](size_t i, size_t slot) {
-        const float* v = &values[(i * per_key + slot) * 3];
-        return glm::vec3(v[0], v[1], v[2]);
-      };
-      auto quat_at = [&](size_t i, size_t slot) {
-        const float* v = &values[(i * per_key + slot) * 4];
-        return glm::quat(v[3], v[0], v[1], v[2]);
-      };
-      if (is_rotation) {
-        if (!track.rotations.empty()) return fail(clabel + ": joint '" + track.name + "' has two rotation channels");
-        track.rotation_times = times;
-        track.rotation_interpolation = mode;
-        for (size_t i = 0; i < keys; ++i) {
-          std::optional<glm::quat> q = normalized_rotation(quat_at(i, middle));
-          if (!q) return fail(clabel + ": rotation key " + std::to_string(i) + " has zero length");
-          track.rotations.push_back(glm::normalize(f.rotation * *q));
-          if (cubic) {
-            track.rotation_in_tangents.push_back(f.rotation * quat_at(i, 0));
-            track.rotation_out_tangents.push_back(f.rotation * quat_at(i, 2));
-          }
-        }
-      } else if (is_scale) {
-        if (!track.scales.empty()) return fail(clabel + ": joint '" + track.name + "' has two scale channels");
-        track.scale_times = times;
-        track.scale_interpolation = mode;
-        for (size_t i = 0; i < keys; ++i) {
-          track.scales.push_back(vec3_at(i, middle));
-          if (cubic) {
-            track.scale_in_tangents.push_back(vec3_at(i, 0));
-            track.scale_out_tangents.push_back(vec3_at(i, 2));
-          }
-        }
-      } else {
-        if (!track.translations.empty())
-          return fail(clabel + ": joint '" + track.name + "' has two translation channels");
-        track.translation_times = times;
-        track.translation_interpolation = mode;
-        for (size_t i = 0; i < keys; ++i) {
-          track.translations.push_back(transform_point(f, vec3_at(i, middle)));
-          if (cubic) {
-            track.translation_in_tangents.push_back(f.rotation * vec3_at(i, 0));
-            track.translation_out_tangents.push_back(f.rotation * vec3_at(i, 2));
-          }
-        }
-      }
-    }
-    clip.duration = duration;
-    if (Status s = validate_clip(clip); !s) return fail(s.message());
+    if (auto e = read_animation(model, a, table, source.skeleton, clip)) return fail(*e);
     source.clips.push_back(std::move(clip));
   }
   return source;
@@ -390,6 +566,20 @@ Result<GltfSource> load_gltf_source(const std::string& path, const GltfSourceOpt
   return detail::parse_text_file(path, [&](std::string_view bytes, const std::string&) {
     return parse_gltf_bytes(bytes, path, options);
   });
+}
+
+Result<size_t> find_gltf_clip(const std::vector<Clip>& clips, const std::string& which) {
+  for (size_t i = 0; i < clips.size(); ++i)
+    if (clips[i].name == which) return i;
+  if (!which.empty() && which.size() < 10 && std::all_of(which.begin(), which.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    const size_t i = std::stoul(which);
+    if (i < clips.size()) return i;
+  }
+  std::string names;
+  for (size_t i = 0; i < clips.size() && i < 20; ++i) names += (i ? ", " : "") + std::to_string(i) + " '" + clips[i].name + "'";
+  if (clips.size() > 20) names += ", ...";
+  return make_error("no animation named or numbered '" + which + "' (the file has " + std::to_string(clips.size()) +
+                    (clips.empty() ? "" : ": " + names) + ")");
 }
 
 }  // namespace asterune::io

@@ -138,6 +138,11 @@ Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const Fr
   std::vector<int> node_parent(nj + 1, -1);
   auto add_node = [&](int part, int parent) {
     const PartDesc& p = rig.part(part);
+    if (parent < 0) {  // rule F25: the root part (HumanoidRootPart) is an invisible mover, no mesh
+      nodes.push_back({{"name", p.name}});
+      node_parent[0] = -1;
+      return;
+    }
     std::vector<float> pos, nrm;
     std::vector<std::uint16_t> idx;
     box_geometry(p.size, pos, nrm, idx);
@@ -257,7 +262,7 @@ Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const Fr
   buf.align4();
 
   json doc;
-  doc["asset"] = {{"version", "2.0"}, {"generator", "asterune-rig"}};
+  doc["asset"] = {{"version", "2.0"}, {"generator", kAsteruneGenerator}};
   doc["scene"] = 0;
   doc["scenes"] = json::array({{{"name", rig.name()}, {"nodes", json::array({0})}}});
   doc["nodes"] = nodes;

@@ -7,9 +7,9 @@
 namespace asterune {
 
 Result<AnimationBinding> build_animation_binding(const Clip& clip, const Rig& rig, const SourceSkeleton* source,
-                                        const RetargetProfile* profile, RetargetCache* cache) {
+                                        const RetargetProfile* profile, RetargetCache* cache, bool allow_native) {
   AnimationBinding out;
-  if (clip_binds_natively(clip, rig)) {  // rule P3: names win over any profile
+  if (allow_native && clip_binds_natively(clip, rig)) {  // rule P3: names win over any profile
     auto b = build_clip_binding(clip, rig);
     if (!b) return b.error();
     out.mode = AnimationMode::kNative;

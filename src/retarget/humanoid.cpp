@@ -277,6 +277,20 @@ Result<RoleMap> source_roles(const SourceSkeleton& source, const std::map<std::s
       m.joint[r] = s.joint[r];
       m.origin[r] = RoleOrigin::kStructure;
     }
+  // Rule F20: the file's own bone map wins over guesses, and a joint it names keeps no other role.
+  std::set<std::string> file_joints;
+  for (const auto& entry : source.roles) file_joints.insert(entry.second);
+  for (size_t r = 0; r < m.joint.size(); ++r)
+    if (file_joints.count(m.joint[r])) {
+      m.joint[r].clear();
+      m.origin[r] = RoleOrigin::kNone;
+    }
+  for (const auto& [role, joint] : source.roles) {
+    const auto r = parse_role(role);
+    if (!r || source.find(joint) < 0) continue;
+    m[*r] = joint;
+    m.origin[static_cast<size_t>(*r)] = RoleOrigin::kAuthor;
+  }
   for (const auto& [role, joint] : overrides) {
     const auto r = parse_role(role);
     if (!r) return make_error("role override '" + role + "' for source skeleton '" + source.name + "': unknown role");

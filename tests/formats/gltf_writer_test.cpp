@@ -143,9 +143,12 @@ TEST_CASE("glTF export: nodes, boxes and keys re-read with tinygltf match the so
     for (int j = 0; j < rig.joint_count(); ++j) CHECK(m.nodes[static_cast<size_t>(j) + 1].name == rig.child_name(j));
     REQUIRE(m.scenes.size() == 1);
     CHECK(m.scenes[0].nodes == std::vector<int>{0});
+    // Rule F25: the root part is a node without a mesh (an opaque box would hide the body).
+    CHECK(m.nodes[0].mesh == -1);
+    CHECK(m.meshes.size() == static_cast<size_t>(rig.joint_count()));
     // A box mesh of the part's size: the POSITION bounds are +-size/2.
-    for (size_t n = 0; n < m.nodes.size(); ++n) {
-      const int part = n == 0 ? rig.root_part() : rig.part1()[n - 1];
+    for (size_t n = 1; n < m.nodes.size(); ++n) {
+      const int part = rig.part1()[n - 1];
       const glm::vec3 size = rig.part(part).size;
       const auto& prim = m.meshes[static_cast<size_t>(m.nodes[n].mesh)].primitives.at(0);
       const tinygltf::Accessor& pos = m.accessors[static_cast<size_t>(prim.attributes.at("POSITION"))];

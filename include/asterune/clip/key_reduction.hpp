@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -99,11 +100,20 @@ struct KeyReduction {
   size_t keys_before = 0;              // tracks x frames
   size_t keys_after = 0;
   float max_error = 0.0f;              // studs: the largest world position error found, checked after reduction
+  /// The work done: part placements checked over all fits (not a time). A key spans at most a
+  /// bounded number of frames (96), so this grows linearly with the frame count (rule F23).
+  size_t work = 0;
 };
 
 /// Reduces every track's keys within `tolerance` (studs, > 0; otherwise every frame keys every
-/// track with its own value). Allocates (export time).
-KeyReduction reduce_keys(const KeyTracks& tracks, float tolerance, KeyCurve curve = KeyCurve::kLinear);
+/// track with its own value). Time and memory linear in frames x tracks x subtree size (rule
+/// F23). kEulerCubic: a segment that no Euler cubic follows within the tolerance keeps its own
+/// frames' keys (per joint and segment, rule F24) and max_error says how far it is; the other
+/// curves always hold the tolerance. Allocates (export time).
+/// `progress`, when set, is called after each track is fitted with (tracks fitted, tracks to fit
+/// over all attempts so far), for a progress display.
+KeyReduction reduce_keys(const KeyTracks& tracks, float tolerance, KeyCurve curve = KeyCurve::kLinear,
+                         const std::function<void(size_t done, size_t total)>& progress = {});
 
 /// The largest distance between any part's world position played linearly from `keys` (with
 /// `values`, per track per key; empty: the frames' own locals) and from every frame, over every

@@ -16,7 +16,8 @@ namespace asterune::io {
 ///  - any other path: a JSON file; with a "format" key it must be `asterune.rig/1`
 ///    (read_rig_file), without one it is read as a Roblox JSON extraction when its "parts" is
 ///    an object (read_roblox_rig_json_file), else it fails for the missing format tag.
-/// An unknown "builtin:" name fails listing the built-in names.
+/// An unknown "builtin:" name fails listing the built-in names; a .gltf, .glb, .vrm, .vrma or
+/// .bvh path fails saying it is a clip (--clip) and which rig forms are accepted (rule F21).
 Result<RigDesc> load_rig_desc(std::string_view spec);
 
 /// load_rig_desc() then asterune::build_rig(); build errors are prefixed with `spec`.

@@ -2,7 +2,8 @@
 //   "animation": {"clip": "walk.bvh", "loop": true,
 //                 "retarget": {"map": "auto", "rest_matching": true, "translation": true,
 //                              "scale": "auto"}}
-// `clip` is relative to the scene file (BVH, glTF .gltf/.glb: its first animation, or a Roblox
+// `clip` is relative to the scene file (BVH, glTF .gltf/.glb/.vrm/.vrma: its first animation, or
+// the one named or numbered after a '#', "fox.glb#Walk", rule F20; or a Roblox
 // KeyframeSequence .rbxmx, whose Pose names are part names: native, or retargeted from another built-in rig).
 // `retarget` may be left out: it then means {"map": "auto", "rest_matching": true,
 // "translation": true, "scale": "auto"}. A clip whose track names are the rig's own names plays
@@ -71,13 +72,17 @@ struct SourceClip {
   Clip clip;
   bool rest_on_ground = false;  // BVH: root OFFSET 0, absolute root positions in the motion
   bool native_only = false;     // Roblox KeyframeSequence: no source skeleton (prepare_scene_source may give it one)
+  // glTF: its keys are node locals, never Motor6D transforms, so it always retargets, even
+  // when its node names are the rig's part names (our own --out .glb read back, rule F20).
+  bool skeleton_only = false;
   // A KeyframeSequence's Loop and Priority: a scene track's defaults (scene_tracks.hpp). Unset
   // for BVH and glTF, which carry neither.
   std::optional<bool> loop;
   std::optional<TrackPriority> priority;
 };
 
-/// Loads a BVH (.bvh), glTF (.gltf, .glb: first animation of skin 0) or Roblox KeyframeSequence
+/// Loads a BVH (.bvh), glTF (.gltf, .glb, .vrm, .vrma: the skeleton of gltf.hpp and the first
+/// animation, or the one "file.glb#Walk" names, by name or index: rule F20; skeleton_only) or Roblox KeyframeSequence
 /// (.rbxmx, keyframe_sequence.hpp: native_only, with an empty skeleton, its Loop and Priority
 /// in `loop` and `priority`) clip. BVH lengths are
 /// taken as CMU units (kCmuUnitsToStuds), glTF as metres, unless `units_to_studs` is given.

@@ -5,8 +5,9 @@
 // What is written:
 //   - one node per part that the rig places: the root part (a scene root) and the child part
 //     of every joint, named by the part, parented like the joints (a joint with no parent
-//     joint hangs under the root part's node). Each node has a box mesh of its part's size,
-//     centred on the part's placement (the part CFrame).
+//     joint hangs under the root part's node). Each joint's node has a box mesh of its part's
+//     size, centred on the part's placement (the part CFrame); the root part's node has no mesh
+//     (rule F25: in Roblox it is an invisible mover, and its box would hide the body).
 //   - one animation with a translation and a rotation channel per node, LINEAR, keyed at the
 //     frame times (or, reduced, at each node's kept keys: LINEAR, or CUBICSPLINE with tangents).
 //     Node locals are parent_world^-1 * world, so a viewer's world placement of
@@ -29,6 +30,10 @@
 #include "asterune/rig/rig.hpp"
 
 namespace asterune::io {
+
+/// The asset.generator of the files this writer makes: the reader (gltf.hpp) takes their units
+/// as studs.
+inline constexpr const char* kAsteruneGenerator = "asterune-rig";
 
 struct GltfWriteOptions {
   bool binary = true;  // .glb (true) or .gltf with an embedded buffer

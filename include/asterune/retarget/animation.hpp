@@ -35,11 +35,14 @@ struct AnimationBinding {
   std::shared_ptr<const FootPlant> plant;
 };
 
-/// Binds `clip` for playback on `rig`. Native when clip_binds_natively(clip, rig); otherwise
-/// the clip is bound to `source` and retargeted through `profile` (the binding comes from
-/// `cache` when one is given). Fails when neither applies (names the clip, the rig and why).
+/// Binds `clip` for playback on `rig`. Native when clip_binds_natively(clip, rig) and
+/// `allow_native` (false for a skeleton clip whose keys are node locals, whatever its names:
+/// a glTF, rule F20); otherwise the clip is bound to `source` and retargeted through `profile`
+/// (the binding comes from `cache` when one is given). Fails when neither applies (names the
+/// clip, the rig and why).
 Result<AnimationBinding> build_animation_binding(const Clip& clip, const Rig& rig, const SourceSkeleton* source,
-                                        const RetargetProfile* profile, RetargetCache* cache = nullptr);
+                                        const RetargetProfile* profile, RetargetCache* cache = nullptr,
+                                        bool allow_native = true);
 
 /// Per-character scratch for sample_animation().
 struct AnimationContext {

@@ -8,6 +8,7 @@
 // sampled local = (OFFSET or the root's position channels, channel rotation).
 #pragma once
 
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ struct SourceSkeleton {
   std::vector<Transform> rest_local;    // rest transform relative to the parent joint
   std::vector<glm::vec3> end_sites;     // per joint: BVH End Site offset, or zero when none
   float units_to_studs = 1.0f;          // multiply source lengths by this to get studs
+  // Roles the file itself names (role name -> joint name; a VRM humanoid bone map, rule F20):
+  // source_roles() lays them over the names and the structure, under explicit overrides.
+  std::map<std::string, std::string> roles;
 
   int joint_count() const { return static_cast<int>(joint_names.size()); }
   /// Index of the joint with this exact name, or -1.
