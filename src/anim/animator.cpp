@@ -132,7 +132,7 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
       if (b.mode == AnimationMode::kNative && b.clip_binding.track_of(a.root_joint_) < 0)
         return make_error(label + ": root motion: the clip does not drive joint '" + rig.joint_name(a.root_joint_) +
                           "'");
-      // Rule AN12: a clip that starts upside down starts at yaw 0; one that ends so, at its start's.
+      // Rule AN15: a clip that starts upside down starts at yaw 0; one that ends so, at its start's.
       const auto head = [&](float time, Transform& out, const Transform& fallback) {
         if (!sample_animation(*d.clip, b, rig, time, WrapMode::kClamp, tr.context, tr.local, tr.coverage)) return false;
         out = heading(rig.c0()[r] * tr.local[r] * rig.c1_inverse()[r], 2.0f * std::atan2(fallback.rotation.y, fallback.rotation.w));

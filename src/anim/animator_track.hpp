@@ -71,16 +71,16 @@ inline int rank(TrackPriority p) { return static_cast<int>(p); }
 
 // Below this cos(swing / 2) (a tilt of the up axis past about 151 degrees: nearly upside down)
 // the twist about up turns by up to 1 / cos(swing / 2) times any sideways lean: its heading is
-// held instead (rule AN12).
+// held instead (rule AN15).
 inline constexpr float kHeadingMinUpright = 0.25f;
 
-// An angle wrapped to (-pi, pi] (rule AN12: a yaw step is the short way round).
+// An angle wrapped to (-pi, pi] (rule AN15: a yaw step is the short way round).
 inline float wrap_angle(float a) {
   const float w = std::remainder(a, 2.0f * kPi);
   return w <= -kPi ? w + 2.0f * kPi : w;
 }
 
-// Yaw of a rotation (rule AN12): the angle of its twist about +Y in a swing-twist decomposition,
+// Yaw of a rotation (rule AN15): the angle of its twist about +Y in a swing-twist decomposition,
 // which stays defined when the facing axis -Z points up or down (a prone swim, a dive), unlike
 // the direction of -Z projected on the ground. Nearly upside down (a flip's top) the twist is
 // ill-conditioned and `fallback` is returned.
@@ -91,7 +91,7 @@ inline float heading_yaw(const glm::quat& q, float fallback) {
   return wrap_angle(twist_angle(st.twist, up));
 }
 
-// Heading of a part placement (rule AN9): its yaw about +Y (heading_yaw, rule AN12; `fallback`
+// Heading of a part placement (rule AN9): its yaw about +Y (heading_yaw, rule AN15; `fallback`
 // when nearly upside down) and its horizontal position.
 inline Transform heading(const Transform& p, float fallback = 0.0f) {
   const float yaw = heading_yaw(p.rotation, fallback);

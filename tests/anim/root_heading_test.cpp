@@ -1,4 +1,4 @@
-// Root motion's heading and turn (rules AN9, AN12) on clips built here with hand-derived
+// Root motion's heading and turn (rules AN9, AN15) on clips built here with hand-derived
 // answers: a face-down swim (the facing axis -Z points at the floor), a flip (upside down at its
 // top) and a 170 -> 190 degree turn across +-180 at weight 0.5.
 #include <catch2/catch.hpp>
@@ -41,7 +41,7 @@ Clip sampled_clip(float length, float step, R rotation, P position) {
 
 }  // namespace
 
-TEST_CASE("AN12: a face-down swim travels forward and keeps its heading through every loop", "[anim][root_heading]") {
+TEST_CASE("AN15: a face-down swim travels forward and keeps its heading through every loop", "[anim][root_heading]") {
   const Rig rig = r15_rig();
   // Prone (pitched -90 degrees: head forward, face and -Z down), pitching +-10 degrees once a
   // second, heading 30 degrees left, swimming 2 studs/s along that heading: a 2 s loop.
@@ -65,7 +65,7 @@ TEST_CASE("AN12: a face-down swim travels forward and keeps its heading through 
     worst_turn = std::max(worst_turn, std::fabs(yaw_deg(rep.root_delta.rotation)));
     placed = placed * rep.root_delta;
   }
-  // Before rule AN12 the heading of -Z flipped by 180 degrees whenever the pitch crossed -90.
+  // Before rule AN15 the heading of -Z flipped by 180 degrees whenever the pitch crossed -90.
   INFO("travel " << placed.position.x << ", " << placed.position.y << ", " << placed.position.z << "; largest turn "
                  << worst_turn << " deg");
   CHECK(worst_turn < 1e-3f);
@@ -74,7 +74,7 @@ TEST_CASE("AN12: a face-down swim travels forward and keeps its heading through 
   CHECK(placed.position.z == Approx(want.z).margin(2e-3));
 }
 
-TEST_CASE("AN12: a flip keeps its heading over the top", "[anim][root_heading]") {
+TEST_CASE("AN15: a flip keeps its heading over the top", "[anim][root_heading]") {
   const Rig rig = r15_rig();
   // One back flip a second about the body's side axis, heading 20 degrees left, on the spot
   // (the pitch passes exactly 180 degrees, upside down, at t = 0.5).
@@ -100,7 +100,7 @@ TEST_CASE("AN12: a flip keeps its heading over the top", "[anim][root_heading]")
   CHECK(std::fabs(turned) < 1e-3f);
 }
 
-TEST_CASE("AN12: a 170 -> 190 degree turn at weight 0.5 turns +5 degrees a step", "[anim][root_heading]") {
+TEST_CASE("AN15: a 170 -> 190 degree turn at weight 0.5 turns +5 degrees a step", "[anim][root_heading]") {
   const Rig rig = r15_rig();
   // 170 degrees at t = 0 to 190 at t = 1 (slerp: the 20 degrees the short way), once.
   const Clip turn = linear_clip("turn", "LowerTorso", Transform::from_rotation(axis_angle_deg(170.0f, kY)),
@@ -113,7 +113,7 @@ TEST_CASE("AN12: a 170 -> 190 degree turn at weight 0.5 turns +5 degrees a step"
   Out out(rig);
   REQUIRE(a.update(rig, 0.0f, out.local, out.coverage).ok);
   // Two steps of 10 degrees (170 -> 180 -> 190), each weighted 0.5; the second crosses +-180
-  // (before rule AN12: -175 there, the 350-degree way round weighted).
+  // (before rule AN15: -175 there, the 350-degree way round weighted).
   for (int step = 0; step < 2; ++step) {
     const AnimatorReport rep = a.update(rig, 0.5f, out.local, out.coverage);
     REQUIRE(rep.ok);
