@@ -26,11 +26,11 @@ struct RunRequest {
   std::optional<float> dt;
   bool bake = false;
   bool keep_first_frame = false;  // --keep-first-frame (rule RT23)
-  std::optional<bool> loop;       // --loop / --no-loop: the animation's looping (rule AN11)
+  std::optional<bool> loop = {};  // --loop / --no-loop: the animation's looping (rule AN11)
   // The animation's retarget settings (formats.md "animation"), as the scene's retarget block:
-  std::optional<std::string> rest;    // --rest auto | rest | N (frame N; rule RT13)
-  std::optional<std::string> origin;  // --origin clip | first_frame (rule RT14)
-  std::optional<std::string> floor;   // --floor auto | rest | HEIGHT in source units (rule RT16)
+  std::optional<std::string> rest = {};    // --rest auto | rest | N (frame N; rule RT13)
+  std::optional<std::string> origin = {};  // --origin clip | first_frame (rule RT14)
+  std::optional<std::string> floor = {};   // --floor auto | rest | HEIGHT in source units (rule RT16)
   bool plant_feet = false;            // --plant-feet (rule RT19)
 };
 

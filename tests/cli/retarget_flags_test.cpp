@@ -119,7 +119,7 @@ TEST_CASE("RT24: a rest turned upright whose roles fail plays from frame 0, upri
   CHECK(std::fabs(travel.x) < 0.05f * -travel.z);
 }
 
-TEST_CASE("RT24, F3: retarget errors are one line of at most 200 characters and name the remedy", "[cli][retarget_flags]") {
+TEST_CASE("RT24 and F3: retarget errors are one line of at most 200 characters and name the remedy", "[cli][retarget_flags]") {
   test::TempDir dir("role_errors");
   const std::string lying = write(dir.path() / "lying.bvh", lying_rest_bvh(8));
   // A chain of three joints: no humanoid role at all.
@@ -148,7 +148,7 @@ TEST_CASE("RT24, F3: retarget errors are one line of at most 200 characters and 
   }
 }
 
-TEST_CASE("--rest, --origin, --floor and --plant-feet set the animation's retarget block", "[cli][retarget_flags]") {
+TEST_CASE("retarget flags: --rest --origin --floor and --plant-feet set the animation's retarget block", "[cli][retarget_flags]") {
   io::SceneRetarget rt;
   cli::RunRequest r;
   r.rest = "3";
@@ -198,7 +198,7 @@ TEST_CASE("--rest, --origin, --floor and --plant-feet set the animation's retarg
   CHECK_THAT(failure(no_clip), Contains("need a clip"));
 }
 
-TEST_CASE("--origin first_frame puts frame 0's hips on the root part (rule RT14)", "[cli][retarget_flags]") {
+TEST_CASE("retarget flags: --origin first_frame puts frame 0's hips on the root part (rule RT14)", "[cli][retarget_flags]") {
   cli::RunRequest r;
   r.rig = "builtin:r15";
   r.clip = std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_49_04_run_leap.bvh";
