@@ -77,9 +77,12 @@ int main() {
   }
 
   // Per frame: the engine supplies the root placement and dt, then reads the motor transforms.
-  const Transform root = Transform::from_position({0, 3, 0});
+  // The order (rule AN16): animator, then the root moved by its root motion, then the controls
+  // at that root (a track with root_motion fills root_delta; here it stays the identity).
+  Transform root = Transform::from_position({0, 3, 0});
   for (int frame = 0; frame < 90; ++frame) {
     const AnimatorReport anim = animator.value().update(rig, 1.0f / 60.0f, pose.local, pose.coverage, events);
+    root = root * anim.root_delta;
     for (int e = 0; e < anim.events_written; ++e) markers_seen += events[static_cast<size_t>(e)].kind == AnimEventKind::kMarker;
     const float t = static_cast<float>(frame) / 60.0f;
     stack.value().set_target_position(0, {1.2f, 4.0f - t, -1.0f});

@@ -31,18 +31,20 @@ void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::Scen
   }
   // A KeyframeSequence from another Roblox rig retargets from it, or plays what matches; a
   // skeleton source gets its reference pose and origin. What changed goes to stderr.
-  auto notes = io::prepare_scene_source(out.source, retarget, rig, path.string());
-  if (!notes) throw CliError(notes.message());
-  for (const std::string& note : notes.value()) std::cerr << "asterune-solve: note: " << note << "\n";
-  // Native binding first (rule P3); the profile is only built when the names do not bind.
-  if (!out.source.skeleton_only && clip_binds_natively(out.source.clip, rig)) {
+  // Native binding first (rule P3); the profile is only built when the names do not bind, and
+  // with rest "auto" frame 0 is tried when the rest's roles fail (rule RT24).
+  std::vector<std::string> notes;
+  auto prepared = io::prepare_scene_retarget(out.source, retarget, rig, path.string(), notes, &out.roles);
+  for (const std::string& note : notes) std::cerr << "asterune-solve: note: " << note << "\n";
+  if (!prepared) throw CliError(prepared.message().rfind(path.string(), 0) == 0 ? prepared.message()
+                                                                                 : path.string() + ": " + prepared.message());
+  if (!prepared.value()) {
     auto b = build_animation_binding(out.source.clip, rig, nullptr, nullptr);
     if (!b) throw CliError(path.string() + ": " + b.message());
     out.binding = std::move(b).value();
     return;
   }
-  auto profile = io::build_scene_profile(retarget, out.source.skeleton, rig, out.source.rest_on_ground, &out.roles);
-  if (!profile) throw CliError(path.string() + ": " + profile.message());
+  auto profile = Result<RetargetProfile>(std::move(*prepared.value()));
   // Rule RT22: each foot calibrated from its own contacts, so mid-stance feet are level; first,
   // because it moves the soles the floor is then fitted to.
   auto levelled = level_clip_feet(out.source.clip, out.source.skeleton, rig, profile.value());
@@ -95,15 +97,15 @@ std::string BoundClip::description(const Rig& rig) const {
 }
 
 AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base,
-                                         bool bake, bool keep_first_frame, bool file_loop)
+                                         bool bake, bool keep_first_frame, bool once_by_default)
     : rig_(rig), base_(std::move(base)) {
   scratch_local_.resize(static_cast<size_t>(rig.joint_count()));
   scratch_coverage_.resize(static_cast<size_t>(rig.joint_count()));
-  wrap_ = animation.loop ? WrapMode::kLoop : WrapMode::kClamp;
   bind_clip(clip_, animation.clip, animation.retarget, rig, bake, nullptr, keep_first_frame);
-  // Rule AN11: a clip on its own plays as its file says, else once, ending on its last pose
-  // (clamped at t = duration instead of wrapping to frame 0's pose).
-  if (file_loop) wrap_ = clip_.source.loop.value_or(false) ? WrapMode::kLoop : WrapMode::kClamp;
+  // Rule AN11: the scene's (or the flag's) loop, else the file's own Loop, else the default; a
+  // clip played once is clamped, so its last frame at t = duration is its last pose.
+  const bool loop = animation.loop.value_or(clip_.source.loop.value_or(!once_by_default));
+  wrap_ = loop ? WrapMode::kLoop : WrapMode::kClamp;
   context_ = make_animation_context(clip_.binding);
 }
 

@@ -58,16 +58,18 @@ class AnimationPoseSource final : public PoseSource {
   /// covers (coverage > 0).
   /// `bake` (--bake): a retargeted clip is baked once through a BakeCache (rule RT9) and
   /// played natively from the baked clip; a native clip is played as it is.
-  /// `file_loop` (a --clip run without a scene): the clip plays as its file says (a Roblox
-  /// Loop = true loops), else once, clamped at its last pose (rule AN11); otherwise the scene's
-  /// `loop` decides.
+  /// Looping (rule AN11): `animation.loop` when set (the scene's "loop", --loop, --no-loop),
+  /// else the file's own Loop (a Roblox KeyframeSequence or CurveAnimation), else looped, or
+  /// once when `once_by_default` (a --clip run without a scene); once is clamped at the last pose.
   AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base = {},
-                      bool bake = false, bool keep_first_frame = false, bool file_loop = false);
+                      bool bake = false, bool keep_first_frame = false, bool once_by_default = false);
   void sample(float time, float dt, std::span<Transform> local, std::span<float> coverage) override;
 
   void foot_contacts(float time, std::vector<io::FootContactRecord>& out) const override;
 
   float duration() const { return clip_.source.clip.duration; }
+  /// Whether the clip loops (else it plays once, clamped at its ends).
+  bool looped() const { return wrap_ == WrapMode::kLoop; }
   /// Retargeted clips: why the floor comes from the rest pose (no feet, or feet that never
   /// touch; rule RT16), else empty.
   const std::string& contact_note() const { return clip_.contact_note; }

@@ -13,9 +13,14 @@
 
 namespace asterune::cli {
 
+/// The Loop an exported .rbxmx carries (rule AN11): the run's playback looping (its animation,
+/// after the scene, --loop / --no-loop and the file's own Loop), else `loop_flag` (--loop on a
+/// run without an animation).
+inline bool export_loop(const Run& run, bool loop_flag) { return run.loop.value_or(loop_flag); }
+
 /// Settings of the --out formats (each format uses the ones that apply to it).
 struct OutOptions {
-  bool loop = false;                                             // --loop (KeyframeSequence / CurveAnimation Loop)
+  bool loop = false;                                             // the Loop of a KeyframeSequence / CurveAnimation: the run's playback (rule AN11)
   bool curves = false;  // --rbxmx-kind curves: .rbxmx as a CurveAnimation (rule F8) instead of a KeyframeSequence
   io::AnimationPriority priority = io::AnimationPriority::kAction;  // --priority (KeyframeSequence)
   bool gltf_linear = false;  // --gltf-interpolation linear: glTF LINEAR keys (rule F22) instead of CUBICSPLINE

@@ -39,19 +39,36 @@ struct Options {
   std::optional<int> svg_every;
   bool svg_animate = false;
   std::string out;
-  bool loop = false;
+  bool loop = false;     // --loop
+  bool no_loop = false;  // --no-loop
   std::string priority = "Action";
   std::string rbxmx_kind = "keyframes";  // --rbxmx-kind: keyframes (KeyframeSequence) or curves (CurveAnimation)
   bool bake = false;
   bool keep_first_frame = false;  // --keep-first-frame (rule RT23)
   std::optional<std::string> tolerance;  // --tolerance STUDS (checked in run_main: one line, exit 2)
   std::vector<std::string> set;          // --set NAME=VALUE (rule F10; checked by make_run)
+  std::optional<std::string> rest, origin, floor;  // the animation's retarget settings (scene_run.hpp)
+  bool plant_feet = false;
 };
 
 cli::RunRequest run_request(const Options& opt) {
+  cli::RunRequest r;
+  r.scene = opt.scene;
+  r.rig = opt.rig;
+  r.pose = opt.pose;
   // --animation is the '#' selector of the clip path (load_source_clip), so scenes can name one too.
-  const std::string clip = opt.animation.empty() ? opt.clip : opt.clip + "#" + opt.animation;
-  return cli::RunRequest{opt.scene, opt.rig, opt.pose, clip, opt.frames, opt.dt, opt.bake, opt.keep_first_frame, opt.set};
+  r.clip = opt.animation.empty() ? opt.clip : opt.clip + "#" + opt.animation;
+  r.frames = opt.frames;
+  r.dt = opt.dt;
+  r.bake = opt.bake;
+  r.keep_first_frame = opt.keep_first_frame;
+  r.set = opt.set;
+  if (opt.loop || opt.no_loop) r.loop = opt.loop;
+  r.rest = opt.rest;
+  r.origin = opt.origin;
+  r.floor = opt.floor;
+  r.plant_feet = opt.plant_feet;
+  return r;
 }
 
 // --tolerance: a finite number of studs > 0 (rule F7).
@@ -118,7 +135,7 @@ int run_main(const Options& opt) {
   // Files first: a failure then exits 2 with nothing printed.
   if (!opt.out.empty()) {
     cli::OutOptions o;
-    o.loop = opt.loop;
+    o.loop = cli::export_loop(run, opt.loop);
     o.priority = io::parse_animation_priority(opt.priority).value_or(io::AnimationPriority::kAction);
     o.curves = opt.rbxmx_kind == "curves";
     if (opt.tolerance) o.tolerance = parse_tolerance(*opt.tolerance);
@@ -223,7 +240,12 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"linear", "cubic"}))
       ->capture_default_str()
       ->needs(out);
-  app.add_flag("--loop", opt.loop, "with --out FILE.rbxmx: the animation's Loop = true (default false)")->needs(out);
+  auto* loop = app.add_flag("--loop", opt.loop,
+                            "the animation (--clip or the scene's) loops, whatever its file or the scene says; "
+                            "default: the scene's \"loop\", else the file's Loop (.rbxmx), else looped in a scene and "
+                            "once for --clip alone. An --out .rbxmx's Loop is the playback's (without an animation: "
+                            "--loop, else false)");
+  app.add_flag("--no-loop", opt.no_loop, "the animation plays once and holds its last pose (see --loop)")->excludes(loop);
   app.add_option("--priority", opt.priority,
                  "with --out FILE.rbxmx: the animation's Priority, one of Idle, Movement, Action, Action2, Action3, "
                  "Action4, Core")
@@ -242,6 +264,20 @@ int main(int argc, char** argv) {
                  "or text, as the parameter's type")
       ->type_name("NAME=VALUE")
       ->allow_extra_args(false);
+  app.add_option("--rest", opt.rest,
+                 "retargeted clips: the source's reference pose, as the scene's retarget \"rest\": auto (the rest, "
+                 "or frame 0 when the rest is not a standing body or its roles fail), rest, or a frame number N")
+      ->type_name("auto|rest|N");
+  app.add_option("--origin", opt.origin,
+                 "retargeted clips: where the travel starts, as retarget \"origin\": clip (the clip's positions) or "
+                 "first_frame (frame 0's hips on the rig's root part)")
+      ->type_name("clip|first_frame");
+  app.add_option("--floor", opt.floor,
+                 "retargeted clips: the floor, as retarget \"floor\": auto (under the clip's foot contacts), rest "
+                 "(the rest pose stands on it) or a height in source units")
+      ->type_name("auto|rest|HEIGHT");
+  app.add_flag("--plant-feet", opt.plant_feet,
+               "retargeted clips: hold each contacting foot where its contact began, as retarget \"plant_feet\": true");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

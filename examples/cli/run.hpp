@@ -84,6 +84,9 @@ struct Run {
   std::vector<std::string> notes;  // how the pose source plays (e.g. "animation: ... baked"), in the table header
   std::vector<std::string> warnings;  // one line each on stderr, exit status unchanged (e.g. no feet found)
   std::vector<ClipMarker> markers;    // the played clip's markers, Footstep markers included (rule RT17)
+  // Whether the run's animation (the scene's "animation" block or --clip) loops; unset without
+  // one. An exported .rbxmx's Loop follows it (rule AN11).
+  std::optional<bool> loop;
 };
 
 /// Runs every frame and hands each frame in [first_recorded, last_recorded] to `sink` as soon

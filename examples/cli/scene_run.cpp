@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -48,6 +49,47 @@ void apply_parameter_overrides(io::SceneDesc& scene, const std::vector<std::stri
   }
 }
 
+namespace {
+// A whole-string number (std::strtod), or nullopt.
+std::optional<double> number(const std::string& text) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+}  // namespace
+
+void apply_retarget_flags(const RunRequest& opt, io::SceneRetarget& rt) {
+  if (opt.rest) {
+    const std::optional<double> n = number(*opt.rest);
+    if (*opt.rest == "auto") rt.rest = SourceRestMode::kAuto;
+    else if (*opt.rest == "rest") rt.rest = SourceRestMode::kRest;
+    else if (n && *n >= 0.0 && *n <= 1e9 && *n == std::floor(*n)) {
+      rt.rest = SourceRestMode::kFrame;
+      rt.rest_frame = static_cast<int>(*n);
+    } else {
+      throw CliError("--rest " + *opt.rest + ": expected auto, rest or a frame number N >= 0");
+    }
+  }
+  if (opt.origin) {
+    if (*opt.origin == "clip") rt.origin = SourceOrigin::kClip;
+    else if (*opt.origin == "first_frame") rt.origin = SourceOrigin::kFirstFrame;
+    else throw CliError("--origin " + *opt.origin + ": expected clip or first_frame");
+  }
+  if (opt.floor) {
+    const std::optional<double> h = number(*opt.floor);
+    if (*opt.floor == "auto") rt.floor = io::SceneRetarget::Floor::kAuto;
+    else if (*opt.floor == "rest") rt.floor = io::SceneRetarget::Floor::kRest;
+    else if (h && std::fabs(*h) <= 1e6) {
+      rt.floor = io::SceneRetarget::Floor::kHeight;
+      rt.floor_height = static_cast<float>(*h);
+    } else {
+      throw CliError("--floor " + *opt.floor + ": expected auto, rest or a height in source units in [-1e6, 1e6]");
+    }
+  }
+  if (opt.plant_feet) rt.plant_feet = true;
+}
+
 // Without a scene or any of --rig/--pose/--clip: the built-in demo, R15 at its rest root
 // placement waving for kDemoFrames frames, with the control stack of demo_controls() (left arm
 // reaching, head tracking a moving target).
@@ -65,11 +107,17 @@ Run make_run(const RunRequest& opt) {
   // Command-line overrides (paths on the command line are relative to the current folder).
   if (!opt.rig.empty()) scene.rig = opt.rig;
   if (!opt.pose.empty()) scene.pose = opt.pose;
-  // A --clip that brings the scene's only animation plays as its file says (rule AN11).
-  const bool file_loop = !opt.clip.empty() && !scene.animation;
+  // A --clip that brings the scene's only animation plays as its file says, else once (rule AN11).
+  const bool once_by_default = !opt.clip.empty() && !scene.animation;
   if (!opt.clip.empty()) {  // keeps the scene's loop/retarget settings, else the defaults
     if (!scene.animation) scene.animation = io::SceneAnimation{};
     scene.animation->clip = opt.clip;
+  }
+  if (opt.loop && scene.animation) scene.animation->loop = *opt.loop;
+  if (opt.rest || opt.origin || opt.floor || opt.plant_feet) {
+    if (!scene.animation)
+      throw CliError("--rest, --origin, --floor and --plant-feet need a clip (--clip or the scene's animation)");
+    apply_retarget_flags(opt, scene.animation->retarget);
   }
   apply_parameter_overrides(scene, opt.set);
   if (opt.frames) scene.frames = *opt.frames;
@@ -100,11 +148,13 @@ Run make_run(const RunRequest& opt) {
                                                        opt.keep_first_frame);
     for (std::string& note : source->notes()) run.notes.push_back(std::move(note));
     for (std::string& note : source->contact_notes()) run.warnings.push_back(std::move(note));  // rule RT16
+    if (scene.animation) run.loop = source->animator().desc(0).looped;  // the block is track 0
     run.source = std::move(source);
   } else if (scene.animation) {
     std::optional<Pose> base = base_pose();
     auto source = std::make_unique<AnimationPoseSource>(*scene.animation, run.rig, std::move(base), opt.bake,
-                                                        opt.keep_first_frame, file_loop);
+                                                        opt.keep_first_frame, once_by_default);
+    run.loop = source->looped();
     run.notes.push_back("animation: " + scene.animation->clip.string() + ", " + source->description());
     if (!source->contact_note().empty()) run.warnings.push_back(source->contact_note());
     run.markers = source->markers();

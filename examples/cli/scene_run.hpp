@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "asterune/documents/scene_file.hpp"
+#include "asterune/documents/scene_animation.hpp"
 #include "run.hpp"
 
 namespace asterune::cli {
@@ -28,6 +29,12 @@ struct RunRequest {
   bool bake = false;
   bool keep_first_frame = false;  // --keep-first-frame (rule RT23)
   std::vector<std::string> set = {};  // --set NAME=VALUE: graph parameters' start values (rule F10)
+  std::optional<bool> loop = {};  // --loop / --no-loop: the animation's looping (rule AN11)
+  // The animation's retarget settings (formats.md "animation"), as the scene's retarget block:
+  std::optional<std::string> rest = {};    // --rest auto | rest | N (frame N; rule RT13)
+  std::optional<std::string> origin = {};  // --origin clip | first_frame (rule RT14)
+  std::optional<std::string> floor = {};   // --floor auto | rest | HEIGHT in source units (rule RT16)
+  bool plant_feet = false;            // --plant-feet (rule RT19)
 };
 
 /// Applies --set NAME=VALUE (rule F10): the value replaces the parameter's default in every graph
@@ -35,6 +42,10 @@ struct RunRequest {
 /// commands still run). Throws CliError "--set TEXT: <reason>" for a missing '=', a name no
 /// graph track declares, or a value not of the parameter's type.
 void apply_parameter_overrides(io::SceneDesc& scene, const std::vector<std::string>& set);
+
+/// Lays the --rest, --origin, --floor and --plant-feet values of `request` over `retarget`.
+/// Throws CliError (one line naming the flag, the value and what is accepted) on a bad value.
+void apply_retarget_flags(const RunRequest& request, io::SceneRetarget& retarget);
 
 /// Loads the files, binds the pose source and the control stack (over the scene's ground) and
 /// returns the run. Throws CliError naming the file and the problem.

@@ -207,7 +207,8 @@ void SceneHost::advance(float dt, WorkerPool& pool) {
   }
   update_characters(setup_, characters_, step,
                     [&pool](std::size_t count, CharacterRange body) { pool.run(count, body); });
-  // The engine applies root motion (rule AN9): it moves the root from the next frame on.
+  // The update moved each root by this frame's root motion before its controls ran (rule AN16);
+  // the motion so far goes under next frame's root path (as asterune-solve's run_frames does).
   if (root_motion_)
     for (size_t i = 0; i < characters_.size(); ++i) motion_[i] = motion_[i] * characters_[i].root_delta;
   run_commands(t);

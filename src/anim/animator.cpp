@@ -138,12 +138,13 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
       if (b.mode == AnimationMode::kNative && b.clip_binding.track_of(a.root_joint_) < 0)
         return make_error(label + ": root motion: the clip does not drive joint '" + rig.joint_name(a.root_joint_) +
                           "'");
-      const auto head = [&](float time, Transform& out) {
+      // Rule AN15: a clip that starts upside down starts at yaw 0; one that ends so, at its start's.
+      const auto head = [&](float time, Transform& out, const Transform& fallback) {
         if (!sample_animation(*d.clip, b, rig, time, WrapMode::kClamp, tr.context, tr.local, tr.coverage)) return false;
-        out = heading(rig.c0()[r] * tr.local[r] * rig.c1_inverse()[r]);
+        out = heading(rig.c0()[r] * tr.local[r] * rig.c1_inverse()[r], 2.0f * std::atan2(fallback.rotation.y, fallback.rotation.w));
         return true;
       };
-      if (!head(0.0f, tr.heading_start) || !head(tr.length, tr.heading_end))
+      if (!head(0.0f, tr.heading_start, Transform::identity()) || !head(tr.length, tr.heading_end, tr.heading_start))
         return make_error(label + ": the root joint could not be sampled");
     }
     tr.state.speed = d.speed;
@@ -153,7 +154,8 @@ Result<Animator> Animator::build(const Rig& rig, std::span<const TrackDesc> trac
       const auto r = static_cast<size_t>(a.root_joint_);
       if (!sample_animation(*d.clip, b, rig, tr.state.time_position, wrap, tr.context, tr.local, tr.coverage))
         return make_error(label + ": the root joint could not be sampled");
-      tr.heading_prev = heading(rig.c0()[r] * tr.local[r] * rig.c1_inverse()[r]);
+      tr.heading_prev = heading(rig.c0()[r] * tr.local[r] * rig.c1_inverse()[r],
+                                2.0f * std::atan2(tr.heading_start.rotation.y, tr.heading_start.rotation.w));
       tr.heading_valid = true;
     }
     // A fresh context: the build's samples must not leave a cursor position behind.

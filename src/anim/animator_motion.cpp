@@ -53,7 +53,8 @@ bool Animator::sample_tracks(const Rig& rig) {
       any_root = true;
       const auto r = static_cast<size_t>(root_joint_);
       const Transform part = rig.c0()[r] * tr.local[r] * rig.c1_inverse()[r];
-      const Transform h = heading(part);
+      // Nearly upside down the previous heading is kept (rule AN15).
+      const Transform h = heading(part, yaw_of((tr.heading_valid ? tr.heading_prev : tr.heading_start).rotation));
       if (tr.heading_valid) {
         Transform walk = inverse(tr.heading_prev);
         if (tr.wraps > 0) {
@@ -165,7 +166,8 @@ Transform Animator::root_delta() const {
   glm::vec3 travel(0.0f);
   for (const Track& tr : tracks_) {
     if (!tr.sampled || !tr.desc.root_motion || tr.root_weight == 0.0f) continue;
-    yaw += tr.root_weight * yaw_of(tr.root_step.rotation);
+    // Rule AN15: the step's turn the short way round, then weighted (170 to 190 degrees is +20).
+    yaw += tr.root_weight * animator_detail::wrap_angle(yaw_of(tr.root_step.rotation));
     travel += tr.root_weight * tr.root_step.position;
   }
   return Transform{glm::angleAxis(yaw, glm::vec3(0.0f, 1.0f, 0.0f)), travel};

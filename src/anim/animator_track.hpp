@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "asterune/anim/animator.hpp"
+#include "asterune/math/scalar.hpp"
+#include "asterune/math/swing_twist.hpp"
 
 namespace asterune {
 
@@ -71,11 +73,32 @@ namespace animator_detail {
 
 inline int rank(TrackPriority p) { return static_cast<int>(p); }
 
-// Heading of a part placement (rule AN9): the turn about +Y that takes -Z (the facing direction,
-// rule R0) to the placement's horizontal facing, and its horizontal position.
-inline Transform heading(const Transform& p) {
-  const glm::vec3 f = p.rotation * glm::vec3(0.0f, 0.0f, -1.0f);
-  const float yaw = (f.x == 0.0f && f.z == 0.0f) ? 0.0f : std::atan2(-f.x, -f.z);
+// Below this cos(swing / 2) (a tilt of the up axis past about 151 degrees: nearly upside down)
+// the twist about up turns by up to 1 / cos(swing / 2) times any sideways lean: its heading is
+// held instead (rule AN15).
+inline constexpr float kHeadingMinUpright = 0.25f;
+
+// An angle wrapped to (-pi, pi] (rule AN15: a yaw step is the short way round).
+inline float wrap_angle(float a) {
+  const float w = std::remainder(a, 2.0f * kPi);
+  return w <= -kPi ? w + 2.0f * kPi : w;
+}
+
+// Yaw of a rotation (rule AN15): the angle of its twist about +Y in a swing-twist decomposition,
+// which stays defined when the facing axis -Z points up or down (a prone swim, a dive), unlike
+// the direction of -Z projected on the ground. Nearly upside down (a flip's top) the twist is
+// ill-conditioned and `fallback` is returned.
+inline float heading_yaw(const glm::quat& q, float fallback) {
+  const glm::vec3 up(0.0f, 1.0f, 0.0f);
+  const SwingTwist st = swing_twist(glm::normalize(q), up);
+  if (!(st.swing.w >= kHeadingMinUpright)) return fallback;
+  return wrap_angle(twist_angle(st.twist, up));
+}
+
+// Heading of a part placement (rule AN9): its yaw about +Y (heading_yaw, rule AN15; `fallback`
+// when nearly upside down) and its horizontal position.
+inline Transform heading(const Transform& p, float fallback = 0.0f) {
+  const float yaw = heading_yaw(p.rotation, fallback);
   return Transform{glm::angleAxis(yaw, glm::vec3(0.0f, 1.0f, 0.0f)), glm::vec3(p.position.x, 0.0f, p.position.z)};
 }
 

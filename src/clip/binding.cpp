@@ -151,8 +151,14 @@ Result<ClipBinding> build_clip_binding_from_tracks(const Clip& clip, std::vector
   binding.defaults_ = std::move(defaults);
   binding.unmatched_ = std::move(unmatched_tracks);
   binding.track_count_ = track_count;
+  // One source of truth for the keys (bound_clip): the snapshot, and the stream compiled from it.
+  Clip keys;
+  keys.name = clip.name;
+  keys.duration = clip.duration;
+  keys.tracks = clip.tracks;
+  binding.clip_ = std::make_shared<const Clip>(std::move(keys));
   binding.stream_ = std::make_shared<const detail::KeyStream>(
-      detail::compile_key_stream(clip, binding.track_of_joint_, binding.defaults_));
+      detail::compile_key_stream(*binding.clip_, binding.track_of_joint_, binding.defaults_));
   return binding;
 }
 

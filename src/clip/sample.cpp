@@ -287,21 +287,25 @@ inline bool sample_channels(const ClipTrack& track, float t, const Transform& fa
 // together (a fixed stack buffer of joint indexes: no allocation, rule RG1).
 constexpr size_t kBlendBlock = 64;
 
-void sample_joints(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap, ClipCursor* cursor,
+void sample_joints(const Clip& given, const ClipBinding& binding, float time, WrapMode wrap, ClipCursor* cursor,
                    std::span<Transform> local, std::span<float> coverage) {
   const size_t n = static_cast<size_t>(binding.joint_count());  // callers checked the span sizes
+  // The keys come from the binding (its snapshot at bind: one source of truth with its key
+  // stream); the given clip only bounds the tracks, as before, so another clip with fewer tracks
+  // samples the missing ones as unbound.
+  const Clip& clip = binding.bound_clip() ? *binding.bound_clip() : given;
   const float t = wrap_clip_time(time, clip.duration, wrap);
   std::uint32_t* hints = cursor ? cursor->keys.data() : nullptr;
   // With a cursor, the joints of the compiled key stream are sampled from it, the others by
   // search (below); the clip must have the binding's track count.
   const detail::KeyStream* stream = cursor ? binding.key_stream() : nullptr;
   if (stream && (stream->groups == 0 || cursor->lanes.size() != stream->initial.size() ||
-                 clip.tracks.size() != static_cast<size_t>(binding.track_count())))
+                 given.tracks.size() != static_cast<size_t>(binding.track_count())))
     stream = nullptr;
   const int* track_of = binding.track_of_joint().data();
   const Transform* defaults = binding.defaults().data();
   const ClipTrack* tracks = clip.tracks.data();
-  const size_t track_count = clip.tracks.size();
+  const size_t track_count = std::min(clip.tracks.size(), given.tracks.size());
   Transform* out = local.data();
   std::uint32_t scratch[2] = {0, 0};
   SegmentCache cache;

@@ -315,6 +315,36 @@ Result<RetargetProfile> build_scene_profile(const SceneRetarget& rt, const Sourc
   return p;
 }
 
+Result<std::optional<RetargetProfile>> prepare_scene_retarget(SourceClip& clip, const SceneRetarget& rt, const Rig& rig,
+                                                              const std::string& label, std::vector<std::string>& notes,
+                                                              std::string* roles_note) {
+  std::optional<SourceClip> original;
+  if (rt.rest == SourceRestMode::kAuto) original = clip;  // rule RT24: kept for the frame 0 retry
+  auto prepared = prepare_scene_source(clip, rt, rig, label);
+  if (!prepared) return prepared.error();
+  if (!clip.skeleton_only && clip_binds_natively(clip.clip, rig)) {  // rule P3
+    notes = std::move(prepared).value();
+    return std::optional<RetargetProfile>{};
+  }
+  auto profile = build_scene_profile(rt, clip.skeleton, rig, clip.rest_on_ground, roles_note);
+  if (profile || !original) {
+    if (!profile) return profile.error();
+    notes = std::move(prepared).value();
+    return std::optional<RetargetProfile>(std::move(profile).value());
+  }
+  SceneRetarget frame0 = rt;
+  frame0.rest = SourceRestMode::kFrame;
+  frame0.rest_frame = 0;
+  auto again = prepare_scene_source(*original, frame0, rig, label);
+  if (!again || (!original->skeleton_only && clip_binds_natively(original->clip, rig))) return profile.error();
+  auto retried = build_scene_profile(frame0, original->skeleton, rig, original->rest_on_ground, roles_note);
+  if (!retried) return profile.error();
+  clip = std::move(*original);
+  notes = std::move(again).value();
+  notes.push_back(label + ": the humanoid roles do not resolve on the rest; frame 0 is the reference pose");
+  return std::optional<RetargetProfile>(std::move(retried).value());
+}
+
 Result<FootContacts> resolve_scene_floor(const SceneRetarget& rt, SourceClip& clip, const Rig& rig,
                                          RetargetProfile& profile) {
   auto contacts = find_foot_contacts(clip.clip, clip.skeleton, profile.facing);

@@ -266,6 +266,20 @@ std::string describe_roles(const RoleMap& roles) {
   return found + (missing.empty() ? "" : "; missing: " + missing);
 }
 
+namespace {
+// What a user can do when the source's roles do not resolve (kept short: errors are one line).
+constexpr const char* kRoleRemedy = "; try \"rest\": {\"frame\": N} (--rest N) or an explicit \"map\"";
+
+// The found roles' names, for one-line errors (describe_roles() is the long form).
+std::string found_role_names(const RoleMap& roles) {
+  std::string out;
+  for (int r = 0; r < kRoleCount; ++r)
+    if (!roles.joint[static_cast<size_t>(r)].empty())
+      out += (out.empty() ? "" : ", ") + std::string(kRoleNames[static_cast<size_t>(r)]);
+  return out.empty() ? std::string("none") : out;
+}
+}  // namespace
+
 Result<RoleMap> source_roles(const SourceSkeleton& source, const std::map<std::string, std::string>& overrides) {
   RoleMap m = detect_roles(source.joint_names);
   // Rule RT11: names are the first guess; the structure fills the roles they leave empty, as
@@ -370,12 +384,12 @@ Result<glm::quat> auto_facing(const SourceSkeleton& source, const RoleMap& src, 
   };
   const auto bs = frame_from_roles(src, source_pos);
   if (!bs)
-    return make_error("auto facing: source skeleton '" + source.name +
-                      "' has no left/right leg, arm or shoulder pair (" + describe_roles(src) + ")");
+    return make_error("auto facing: source skeleton '" + source.name + "': no left/right limb pair (roles: " +
+                      found_role_names(src) + ")" + kRoleRemedy);
   const auto bt = frame_from_roles(tgt, target_pos);
   if (!bt)
-    return make_error("auto facing: rig '" + rig.name() + "' has no left/right leg, arm or shoulder pair (" +
-                      describe_roles(tgt) + ")");
+    return make_error("auto facing: rig '" + rig.name() + "': no left/right limb pair (roles: " + found_role_names(tgt) +
+                      "); give the rig a \"roles\" block");
   auto q = rotation_from_matrix((*bt) * glm::transpose(*bs));
   if (!q) return make_error("auto facing: " + q.message());
   return q.value();
@@ -388,8 +402,8 @@ Result<RetargetProfile> build_auto_profile(const SourceSkeleton& source, const R
   if (!tgt) return tgt.error();
   const RetargetPlan plan = plan_retarget(source, src.value(), rig, tgt.value());
   if (plan.mapped.empty())
-    return make_error("auto map: no humanoid role in common between source skeleton '" + source.name + "' (" +
-                      describe_roles(src.value()) + ") and rig '" + rig.name() + "' (" + describe_roles(tgt.value()) + ")");
+    return make_error("auto map: source skeleton '" + source.name + "' shares no humanoid role with rig '" + rig.name() +
+                      "' (source roles: " + found_role_names(src.value()) + ")" + kRoleRemedy);
   auto facing = auto_facing(source, src.value(), rig, tgt.value());
   if (!facing) return facing.error();
   RetargetProfile p;
@@ -415,8 +429,8 @@ Result<RetargetProfile> build_auto_profile(const SourceSkeleton& source, const R
       break;
     }
     if (p.source_leg.empty())
-      return make_error("auto map: scale \"auto\" needs an upper leg on both source skeleton '" +
-                        source.name + "' and rig '" + rig.name() + "'");
+      return make_error("auto map: scale \"auto\" needs an upper leg on source skeleton '" + source.name + "' and rig '" +
+                        rig.name() + "'; give \"scale\" a number");
   }
   return p;
 }

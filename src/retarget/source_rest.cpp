@@ -122,7 +122,8 @@ Result<PreparedSource> prepare_source(const SourceSkeleton& source, const Clip& 
   if (options.mode == SourceRestMode::kFrame) {
     if (options.frame < 0 || static_cast<size_t>(options.frame) >= times.size())
       return make_error(who + ": rest frame " + std::to_string(options.frame) + " is out of range (the clip has " +
-                        std::to_string(times.size()) + " frames)");
+                        std::to_string(times.size()) + " frames" +
+                        (times.empty() ? std::string(")") : ": give 0.." + std::to_string(times.size() - 1) + ")"));
     use_frame(options.frame);
     out.notes.push_back(who + ": the reference pose is frame " + std::to_string(options.frame));
   }

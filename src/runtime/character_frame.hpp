@@ -24,7 +24,10 @@ inline bool root_usable(const Transform& root) {
   return is_finite(r);
 }
 
-// Stage 1: the animator (time, fades, events, sampling, composition into local/coverage).
+inline const Transform kIdentityDelta = Transform::identity();
+
+// Stage 1: the animator (time, fades, events, sampling, composition into local/coverage), then
+// the root moved by the root motion (rule AN16).
 // Returns true when the stack should run (stage 2); s.ok stays false until stage 2 ran.
 template <class S>
 bool animate_character(const CharacterSetup& setup, S& s, Animator& animator, std::span<Transform> local,
@@ -47,6 +50,13 @@ bool animate_character(const CharacterSetup& setup, S& s, Animator& animator, st
   s.event_count = r.events_written;
   s.events_dropped = r.events_dropped;
   s.root_delta = r.root_delta;
+  // Rule AN16: the root moves by this frame's root motion before the controls run, so they see
+  // the root the frame is drawn at (an identity delta leaves the root's bits alone).
+  if (std::memcmp(&r.root_delta, &kIdentityDelta, sizeof(Transform)) != 0) {
+    Transform moved = s.root * r.root_delta;
+    moved.rotation = glm::normalize(moved.rotation);
+    if (is_finite(moved)) s.root = moved;
+  }
   if (single) s.time = animator.state(0).time_position;
   if (std::isfinite(dt) && dt > 0.0f) s.scene_time += dt;
   return root_usable(s.root);  // the stack would refuse it (nothing would run)

@@ -66,6 +66,6 @@ endforeach()
 file(WRITE "${TMP}/badrest.scene.json" "{\"format\": \"asterune.scene/1\", \"rig\": \"builtin:r15\",
   \"animation\": {\"clip\": \"${DATA}/bvh/cmu_49_04_run_leap.bvh\", \"retarget\": {\"rest\": {\"frame\": 99999}}}}")
 # (252 frames in the file; 251 once the converter's T-pose frame is left out, rule RT23.)
-expect_bad("rest frame 99999 is out of range (the clip has 251 frames)" "${TMP}/badrest.scene.json")
+expect_bad("rest frame 99999 is out of range (the clip has 251 frames: give 0..250)" "${TMP}/badrest.scene.json")
 
 file(REMOVE_RECURSE "${TMP}")

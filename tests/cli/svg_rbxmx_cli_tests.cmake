@@ -71,7 +71,8 @@ expect_contains("${seq}" "<token name=\"Priority\">1</token>" "demo.rbxmx Priori
 expect_ok(--clip "${TMP}/demo.rbxmx" --all-frames)
 expect_contains("${OUT}" "60 frame(s)" "the KeyframeSequence plays all its 60 frames")
 # The world positions (last column of every joint row) are the ones of the run that wrote it.
-# Frames 0..58 only: --clip loops by default, and a looping clip at t = duration is at t = 0.
+# Frames 0..58 only: demo.rbxmx says Loop = true (--loop), so it plays looped (rule AN11), and a
+# looping clip at t = duration is at t = 0.
 string(REGEX MATCHALL "\\)    \\([^)]*\\)" world_written "${written}")
 string(REGEX MATCHALL "\\)    \\([^)]*\\)" world_played "${OUT}")
 list(LENGTH world_written nw)
@@ -88,7 +89,7 @@ endif()
 
 # ---- errors -----------------------------------------------------------------------------------
 expect_bad("unsupported format '.fbx'" --out "${TMP}/x.fbx")
-expect_bad("--loop" --loop)
+expect_bad("--loop" --loop --no-loop)
 expect_bad("--priority" --out "${TMP}/y.rbxmx" --priority Highest)
 expect_bad("--svg-every" --svg-every 3)
 expect_bad("cannot open file for writing" --svg "${TMP}/no/such/folder/x.svg")

@@ -21,7 +21,8 @@ TEST_CASE("scene animation block: formats.md example, defaults and paths", "[io]
   REQUIRE(s.value().animation);
   const io::SceneAnimation& a = *s.value().animation;
   CHECK(a.clip == std::filesystem::path("/data/bvh/walk.bvh"));
-  CHECK_FALSE(a.loop);
+  REQUIRE(a.loop);
+  CHECK_FALSE(*a.loop);
   CHECK(a.retarget.auto_map);
   CHECK_FALSE(a.retarget.rest_matching);
   CHECK_FALSE(a.retarget.translation);
@@ -30,7 +31,7 @@ TEST_CASE("scene animation block: formats.md example, defaults and paths", "[io]
   auto d = io::parse_scene_json(kHead + R"("animation": {"clip": "w.bvh"}})", "/s/x.scene.json");
   REQUIRE(d.ok());
   const io::SceneAnimation& b = *d.value().animation;
-  CHECK(b.loop);
+  CHECK_FALSE(b.loop);  // unset: the file's Loop, else looped (rule AN11)
   CHECK(b.retarget.auto_map);
   CHECK(b.retarget.rest_matching);
   CHECK(b.retarget.translation);

@@ -56,6 +56,11 @@ class ClipBinding {
   /// four joints per SIMD lane, keys in the order they are needed; src/clip/key_stream.hpp).
   /// Shared, read-only, by copies of the binding; null for a default-constructed binding.
   const detail::KeyStream* key_stream() const { return stream_.get(); }
+  /// The keys this binding samples: the clip it was built from as it was at bind (its tracks
+  /// and duration; no markers). One source of truth: sample_clip() and the key stream read
+  /// these, never the Clip passed to them, so editing that Clip after binding changes nothing
+  /// (bind again to play the edit). Shared, read-only, by copies; null for a default binding.
+  const Clip* bound_clip() const { return clip_.get(); }
 
  private:
   friend Result<ClipBinding> build_clip_binding_from_tracks(const Clip& clip, std::vector<int> track_of_joint,
@@ -67,6 +72,7 @@ class ClipBinding {
   int track_count_ = 0;
   std::uint64_t target_signature_ = 0;
   std::shared_ptr<const detail::KeyStream> stream_;
+  std::shared_ptr<const Clip> clip_;  // the keys as bound (bound_clip)
   friend Result<ClipBinding> build_clip_binding(const Clip& clip, const Rig& rig);
 };
 

@@ -37,10 +37,12 @@ enum class WrapMode { kLoop, kClamp };
 /// Maps a time onto the clip's time range per the rules above (nonfinite -> 0).
 float wrap_clip_time(float time, float duration, WrapMode wrap);
 
-/// Samples `clip` (which must be the clip `binding` was built from, unmodified) at `time` into
-/// local[j] / coverage[j]. `local` and `coverage` must hold binding.joint_count() entries;
-/// otherwise nothing is written and false is returned (rule RG4). A track index beyond
-/// clip.tracks (wrong clip) samples as unbound. Allocation-free.
+/// Samples the clip `binding` was built from at `time` into local[j] / coverage[j]. The keys
+/// and the duration are the binding's (ClipBinding::bound_clip(): the clip as it was at bind,
+/// one source of truth with the key stream a cursor plays), so an edit of `clip` after binding
+/// is not seen; `clip` should be that clip: a track index beyond clip.tracks (a wrong clip)
+/// samples as unbound. `local` and `coverage` must hold binding.joint_count() entries;
+/// otherwise nothing is written and false is returned (rule RG4). Allocation-free.
 bool sample_clip(const Clip& clip, const ClipBinding& binding, float time, WrapMode wrap,
                  std::span<Transform> local, std::span<float> coverage);
 

@@ -62,7 +62,9 @@ struct SceneRetarget {
 
 struct SceneAnimation {
   std::filesystem::path clip;  // resolved against the scene file's folder
-  bool loop = true;
+  // "loop": wrap the clip time, else clamp at its ends. Unset: the file's own Loop (a Roblox
+  // KeyframeSequence or CurveAnimation), else looped in a scene (rule AN11).
+  std::optional<bool> loop;
   SceneRetarget retarget;
 };
 
@@ -107,6 +109,16 @@ Result<std::vector<std::string>> prepare_scene_source(SourceClip& clip, const Sc
 /// `roles_note`, when given, receives describe_roles() of the source roles used (rule RT11).
 Result<RetargetProfile> build_scene_profile(const SceneRetarget& retarget, const SourceSkeleton& source, const Rig& rig,
                                            bool rest_on_ground = false, std::string* roles_note = nullptr);
+
+/// prepare_scene_source(), then, unless the clip then binds natively (nullopt), its profile
+/// (build_scene_profile). Rule RT24: with "rest": "auto", when the profile fails on the rest it
+/// chose (e.g. a rest turned upright whose left and right cannot be told apart), frame 0 of the
+/// clip becomes the reference pose and the profile is tried again before failing; a note says
+/// so. `notes` receives prepare_scene_source()'s notes; the error is the first attempt's.
+Result<std::optional<RetargetProfile>> prepare_scene_retarget(SourceClip& clip, const SceneRetarget& retarget,
+                                                              const Rig& rig, const std::string& clip_label,
+                                                              std::vector<std::string>& notes,
+                                                              std::string* roles_note = nullptr);
 
 /// Foot contacts of a retargeted clip and the floor the scene asks for (rules RT16-RT18):
 /// detects the contacts (find_foot_contacts with the profile's facing), then sets

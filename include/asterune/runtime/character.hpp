@@ -13,8 +13,9 @@
 //                                 +--------------------------------------------------+
 //
 // One frame of one character: the animator advances its tracks by dt, samples and composes them
-// into the pose (rules AN1-AN10), then the control stack runs on it (which leaves the final
-// world placements in `world`). The single `clip` + `animation` of a setup is one looped Core
+// into the pose (rules AN1-AN10), the root moves by the frame's root motion
+// (root = root * root_delta, rule AN16), then the control stack runs on it at that root (which
+// leaves the final world placements in `world`). The single `clip` + `animation` of a setup is one looped Core
 // track at weight 1 and gives exactly the sampled clip (rule AN10). Because nothing mutable is
 // shared, a batch gives the same bits as updating the characters one by one, in any order and on
 // any number of threads.
@@ -64,7 +65,7 @@ struct CharacterSetup {
 /// One character's own state. Built once (build_character, allocates); updates then only write
 /// into it. Move it, don't share it between threads during an update.
 struct Character {
-  Transform root;                // world placement of the root part; the engine moves it
+  Transform root;                // world placement of the root part; the engine places it, the update adds root motion (AN16)
   float time = 0.0f;             // single animation: clip time in seconds (wrapped or clamped)
   float playback_rate = 1.0f;    // single animation: clip seconds per second of dt
   float scene_time = 0.0f;       // seconds since start, advanced by dt: the stack's path-target time
@@ -74,7 +75,7 @@ struct Character {
   std::vector<AnimEvent> events; // event buffer (setup.event_capacity entries)
   int event_count = 0;           // events of the last update, in events[0, event_count)
   int events_dropped = 0;        // events of the last update that did not fit
-  Transform root_delta;          // last update's root motion (rule AN9); the engine applies it
+  Transform root_delta;          // last update's root motion (rule AN9), already applied to root (AN16)
   ControlStack stack;
   bool ok = false;               // false: a stage of the last update did not run (bad sizes, rig or root)
 };
@@ -86,9 +87,12 @@ struct Character {
 Result<Character> build_character(const CharacterSetup& setup, std::span<const ControlDesc> controls,
                                   const Transform& root = Transform::identity(), float time = 0.0f);
 
-/// One frame of one character: the animator's update (single animation: its track takes
-/// character.time and playback_rate first, and character.time its time after), events into
-/// character.events, then the stack (StackFrame{root, dt, scene_time, setup.ground}). Returns
+/// One frame of one character, in this order (rule AN16): the animator's update (single
+/// animation: its track takes character.time and playback_rate first, and character.time its
+/// time after), events into character.events, root_delta, then character.root =
+/// character.root * root_delta (rotation normalized; skipped if it would not be finite), then
+/// the stack at that root (StackFrame{root, dt, scene_time, setup.ground}). An engine that
+/// places the root itself each frame writes it before the update without this frame's delta. Returns
 /// character.ok: false when any stage did not run (wrong sizes, another rig, a nonfinite root).
 /// Allocation-free, no exceptions, no locks; reads `setup`, writes `character` only.
 bool update_character(const CharacterSetup& setup, Character& character, float dt);

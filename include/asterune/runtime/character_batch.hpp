@@ -37,7 +37,7 @@ struct CharacterState {
   float time = 0.0f;           // single animation: clip time in seconds
   float playback_rate = 1.0f;  // single animation: clip seconds per second of dt
   float scene_time = 0.0f;     // seconds since start: the stack's path-target time
-  Transform root_delta;        // last update's root motion (rule AN9); the engine applies it
+  Transform root_delta;        // last update's root motion (rule AN9), already applied to root (AN16)
   int event_count = 0;         // events of the last update (CharacterBatch::events)
   int events_dropped = 0;      // events of the last update that did not fit
   bool ok = false;             // false: a stage of the last update did not run
