@@ -78,6 +78,19 @@ bool Animator::sample_tracks(const Rig& rig) {
   return any_root;
 }
 
+void Animator::decay_coefficients(Decay& d) {
+  const float x0 = d.x0, v0 = d.v0, t1 = d.t1;
+  if (!(t1 > 0.0f) || !(x0 > 0.0f)) {
+    d.t1 = 0.0f;
+    return;
+  }
+  const float t2 = t1 * t1, t3 = t2 * t1;
+  d.a0 = (-8.0f * v0 * t1 - 20.0f * x0) / t2;
+  d.a = -(d.a0 * t2 + 6.0f * v0 * t1 + 12.0f * x0) / (2.0f * t3 * t2);
+  d.b = (3.0f * d.a0 * t2 + 16.0f * v0 * t1 + 30.0f * x0) / (2.0f * t2 * t2);
+  d.c = -(3.0f * d.a0 * t2 + 12.0f * v0 * t1 + 20.0f * x0) / (2.0f * t3);
+}
+
 void Animator::capture_inertial(std::span<const Transform> local) {
   // Step 6a. Inertial transition (rule AN8): capture the jump once (the first update after an
   // inertial play()), as one decaying offset per joint.
@@ -96,15 +109,7 @@ void Animator::capture_inertial(std::span<const Transform> local) {
         d.x0 = x0;
         d.v0 = v0;
         d.t1 = t1;
-        if (!(t1 > 0.0f) || !(x0 > 0.0f)) {
-          d.t1 = 0.0f;
-          return;
-        }
-        const float t2 = t1 * t1, t3 = t2 * t1;
-        d.a0 = (-8.0f * v0 * t1 - 20.0f * x0) / t2;
-        d.a = -(d.a0 * t2 + 6.0f * v0 * t1 + 12.0f * x0) / (2.0f * t3 * t2);
-        d.b = (3.0f * d.a0 * t2 + 16.0f * v0 * t1 + 30.0f * x0) / (2.0f * t2 * t2);
-        d.c = -(3.0f * d.a0 * t2 + 12.0f * v0 * t1 + 20.0f * x0) / (2.0f * t3);
+        decay_coefficients(d);
       };
       for (size_t j = 0; j < n; ++j) {
         // Rotation: the offset turn last * conj(new) as an angle about a fixed axis.

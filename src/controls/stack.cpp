@@ -12,6 +12,7 @@
 #include "asterune/core/prefetch.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/rig/world.hpp"
+#include "core/state_archive.hpp"
 #include "controls/bound_target.hpp"
 #include "controls/feet_control.hpp"
 #include "controls/ik_control.hpp"
@@ -532,6 +533,111 @@ void ControlStack::run(Slot& s, const Rig& rig, const StackFrame& frame, std::sp
                : weight > 0.0f               ? ControlStatus::kSolved
                                              : ControlStatus::kZeroWeight;
   std::visit([&](const auto& c) { measure_kind(c, s, in); }, s.bound);
+}
+
+// --- snapshot / restore (rule AN14): per control the edits that persist (enabled, weight,
+// priority, smoothing time, a static target set per frame) and the retained history each kind
+// carries into the next frame; scratch and reports are recomputed by the next update. --------
+namespace {
+
+struct StackHeader {
+  std::uint64_t signature;
+  std::uint64_t size;
+};
+
+template <class T>
+void vec_state(detail::StateArchive& ar, std::vector<T>& v) {
+  ar.array(v.data(), v.size());
+}
+
+void kind_state(detail::StateArchive& ar, detail::IkControl& c) {
+  ar.field(c.previous_bend);
+  ar.field(c.stretch_used);
+  ar.field(c.reach_weight);
+}
+void kind_state(detail::StateArchive& ar, detail::LookAtControl& c) {
+  ar.flag(c.track.active);
+  ar.field(c.track.gaze);
+  ar.field(c.track.goal);
+  ar.field(c.track.velocity);
+}
+void kind_state(detail::StateArchive& ar, detail::SpringControl& c) {
+  ar.flag(c.has_state);
+  vec_state(ar, c.points);
+  vec_state(ar, c.velocities);
+  vec_state(ar, c.clock_targets);
+  ar.field(c.clock_root);
+  ar.field(c.lag);
+  vec_state(ar, c.lengths);
+  ar.field(c.previous_root);
+  vec_state(ar, c.previous_targets);
+  vec_state(ar, c.previous_shapes);
+  ar.field(c.prior_dt);
+  ar.field(c.prior_root);
+  vec_state(ar, c.prior_targets);
+  vec_state(ar, c.prior_shapes);
+}
+void kind_state(detail::StateArchive& ar, detail::FeetControl& c) {
+  ar.flag(c.has_state);
+  ar.field(c.lift);
+  ar.field(c.normal);
+  ar.field(c.shorten);
+  ar.field(c.lean_direction);
+}
+
+void slot_state(detail::StateArchive& ar, ControlStack::Slot& s) {
+  ar.flag(s.desc.enabled);
+  ar.field(s.desc.weight);
+  ar.field(s.desc.priority);
+  ar.field(s.desc.smooth_time);
+  ar.field(s.desc.target.kind);
+  ar.field(s.desc.target.position);
+  ar.field(s.target.target.kind);
+  ar.field(s.target.target.position);
+  ar.flag(s.has_target);
+  ar.flag(s.has_smoothed);
+  ar.field(s.smoothed);
+  ar.field(s.weight_scale);
+  std::visit([&](auto& c) { kind_state(ar, c); }, s.bound);
+}
+
+}  // namespace
+
+std::size_t ControlStack::snapshot_size() const {
+  detail::StateArchive ar;
+  ar.at = sizeof(StackHeader);
+  for (const Slot& s : slots_) slot_state(ar, const_cast<Slot&>(s));  // sizing touches nothing
+  return ar.at;
+}
+
+std::uint64_t ControlStack::state_signature() const {
+  std::uint64_t sig = rig_signature_ ^ 0xc2b2ae3d27d4eb4full;
+  for (const Slot& s : slots_) {
+    sig = (sig ^ static_cast<std::uint64_t>(s.bound.index())) * 0x100000001b3ull;
+    sig = (sig ^ s.changed.size()) * 0x100000001b3ull;
+  }
+  return sig;
+}
+
+bool ControlStack::snapshot(std::span<std::byte> out) const {
+  const std::size_t size = snapshot_size();
+  if (out.size() < size) return false;
+  const StackHeader h{state_signature(), size};
+  std::memcpy(out.data(), &h, sizeof h);
+  detail::StateArchive ar{detail::StateMode::kWrite, out.data(), nullptr, sizeof h};
+  for (const Slot& s : slots_) slot_state(ar, const_cast<Slot&>(s));  // writing copies out only
+  return true;
+}
+
+bool ControlStack::restore(std::span<const std::byte> in) {
+  const std::size_t size = snapshot_size();
+  if (in.size() < size) return false;
+  StackHeader h{};
+  std::memcpy(&h, in.data(), sizeof h);
+  if (h.signature != state_signature() || h.size != size) return false;
+  detail::StateArchive ar{detail::StateMode::kRead, nullptr, in.data(), sizeof h};
+  for (Slot& s : slots_) slot_state(ar, s);
+  return true;
 }
 
 }  // namespace asterune

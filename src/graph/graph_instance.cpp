@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "asterune/rig/rig.hpp"
+#include "core/state_archive.hpp"
 #include "graph/graph_tick.hpp"
 
 namespace asterune {
@@ -174,62 +175,108 @@ int GraphInstance::node_cycles(int node) const {
   return impl_->state[static_cast<size_t>(node)].cycles;
 }
 
-// --- snapshot (rule GR14): header, parameters, node states, then the pose buffers that
-// transitions read (the selectors' shown poses and their from-poses). ----------------------
+// --- snapshot (rule GR14): header, parameters, per node only the state its type keeps (what
+// the next update reads; node weights and other reports are recomputed by it), then the pose
+// buffers transitions read (the selectors' shown poses and their from-poses). ----------------
 namespace {
+
+using graph_detail::NodeDef;
+using detail::StateArchive;
 
 struct Header {
   std::uint64_t signature;
   std::uint64_t size;
 };
 
-template <class F>
-void layout(GraphInstance::Impl& impl, F&& f) {
-  f(impl.numbers.data(), impl.numbers.size() * sizeof(float));
-  f(impl.bools.data(), impl.bools.size());
-  f(impl.state.data(), impl.state.size() * sizeof(NodeState));
+void node_state(StateArchive& ar, const NodeDef& d, NodeState& st) {
+  ar.field(st.cycles);
+  ar.field(st.shown);
+  ar.field(st.active);
+  switch (d.type) {
+    case GraphNodeType::kClip:
+      ar.field(st.time);
+      ar.field(st.phase);
+      ar.field(st.done);
+      ar.field(st.started);
+      ar.field(st.head);
+      if (st.head == 1 || ar.mode != detail::StateMode::kWrite) {
+        ar.field(st.head_yaw);
+        ar.field(st.head_x);
+        ar.field(st.head_z);
+      } else {  // no heading held: zeros, so equal states write equal bytes
+        float zero = 0.0f;
+        ar.field(zero);
+        ar.field(zero);
+        ar.field(zero);
+      }
+      break;
+    case GraphNodeType::kBlend1D:
+    case GraphNodeType::kBlend2D: ar.field(st.phase); break;
+    case GraphNodeType::kSelect:
+    case GraphNodeType::kPrioritySelect:
+    case GraphNodeType::kSequence:
+    case GraphNodeType::kRandomSequence:
+      ar.field(st.phase);
+      ar.field(st.te);
+      ar.field(st.td);
+      ar.field(st.cur);
+      ar.field(st.prev);
+      ar.field(st.loops);
+      ar.field(st.done);
+      ar.field(st.started);
+      ar.field(st.frozen);
+      ar.field(st.curve);
+      ar.field(st.inertial);
+      ar.field(st.last_trigger);
+      if (d.type == GraphNodeType::kRandomSequence) ar.field(st.rng);
+      break;
+    default: break;  // Over, Add, Subtract, Mask, Speed: cycles and flags only
+  }
+}
+
+void layout(GraphInstance::Impl& impl, StateArchive& ar) {
+  ar.array(impl.numbers.data(), impl.numbers.size());
+  ar.array(impl.bools.data(), impl.bools.size());
+  for (size_t i = 0; i < impl.defs.size(); ++i) node_state(ar, impl.defs[i], impl.state[i]);
   const size_t n = static_cast<size_t>(impl.joints);
   for (size_t i = 0; i < impl.defs.size(); ++i)
     if (impl.defs[i].from_slot >= 0) {
-      f(impl.pose(static_cast<int>(i)), n * sizeof(Transform));
-      f(impl.cov(static_cast<int>(i)), n * sizeof(float));
+      ar.array(impl.pose(static_cast<int>(i)), n);
+      ar.array(impl.cov(static_cast<int>(i)), n);
     }
-  f(impl.from_poses.data(), impl.from_poses.size() * sizeof(Transform));
-  f(impl.from_covs.data(), impl.from_covs.size() * sizeof(float));
+  ar.array(impl.from_poses.data(), impl.from_poses.size());
+  ar.array(impl.from_covs.data(), impl.from_covs.size());
+  // Strings: their length, then their bytes (as many as the longest a parameter may hold).
+  for (std::string& str : impl.strings) {
+    std::uint32_t len = static_cast<std::uint32_t>(str.size());
+    ar.field(len);
+    if (ar.reading()) {
+      str.assign(reinterpret_cast<const char*>(ar.in + ar.at), len);  // within capacity: no allocation
+    } else if (ar.mode == detail::StateMode::kWrite) {
+      std::memset(ar.out + ar.at, 0, impl.string_capacity);
+      if (len) std::memcpy(ar.out + ar.at, str.data(), len);
+    }
+    ar.at += impl.string_capacity;
+  }
 }
 
 }  // namespace
 
 std::size_t GraphInstance::snapshot_size() const {
   if (!impl_) return 0;
-  std::size_t size = sizeof(Header);
-  layout(*impl_, [&](void*, std::size_t bytes) { size += bytes; });
-  for (const std::string& s : impl_->strings) {
-    (void)s;
-    size += sizeof(std::uint32_t) + impl_->string_capacity;
-  }
-  return size;
+  StateArchive ar;
+  ar.at = sizeof(Header);
+  layout(*impl_, ar);
+  return ar.at;
 }
 
 bool GraphInstance::snapshot(std::span<std::byte> out) const {
   const std::size_t size = snapshot_size();
   if (!impl_ || out.size() < size) return false;
-  std::byte* at = out.data();
   const Header h{impl_->signature, size};
-  std::memcpy(at, &h, sizeof h);
-  at += sizeof h;
-  layout(*impl_, [&](void* p, std::size_t bytes) {
-    if (bytes) std::memcpy(at, p, bytes);
-    at += bytes;
-  });
-  for (const std::string& s : impl_->strings) {
-    const auto len = static_cast<std::uint32_t>(s.size());
-    std::memcpy(at, &len, sizeof len);
-    at += sizeof len;
-    std::memset(at, 0, impl_->string_capacity);
-    if (len) std::memcpy(at, s.data(), len);
-    at += impl_->string_capacity;
-  }
+  std::memcpy(out.data(), &h, sizeof h);
+  StateArchive ar{detail::StateMode::kWrite, out.data(), nullptr, sizeof h};
+  layout(*impl_, ar);  // writes only: the instance is not changed
   return true;
 }
 
@@ -239,26 +286,35 @@ bool GraphInstance::restore(std::span<const std::byte> in) {
   Header h{};
   std::memcpy(&h, in.data(), sizeof h);
   if (h.signature != impl_->signature || h.size != size) return false;
-  // Validate the strings' lengths before changing anything.
-  const std::byte* strings = in.data() + size - impl_->strings.size() * (sizeof(std::uint32_t) + impl_->string_capacity);
+  // Validate what could break the instance (string lengths, input slots) before changing it.
+  StateArchive probe{detail::StateMode::kSize, nullptr, nullptr, sizeof h};
+  {
+    GraphInstance::Impl& impl = *impl_;
+    probe.array(impl.numbers.data(), impl.numbers.size());
+    probe.array(impl.bools.data(), impl.bools.size());
+    for (size_t i = 0; i < impl.defs.size(); ++i) {
+      const NodeDef& d = impl.defs[i];
+      NodeState st{};
+      StateArchive one{detail::StateMode::kRead, nullptr, in.data(), probe.at};
+      node_state(one, d, st);
+      const auto inputs = static_cast<std::int32_t>(d.inputs.size());
+      if (st.cur >= inputs || st.prev >= inputs || st.cur < -1 || st.prev < -1) return false;
+      probe.at = one.at;
+    }
+  }
+  const std::size_t strings_at = size - impl_->strings.size() * (sizeof(std::uint32_t) + impl_->string_capacity);
   for (size_t i = 0; i < impl_->strings.size(); ++i) {
     std::uint32_t len = 0;
-    std::memcpy(&len, strings + i * (sizeof len + impl_->string_capacity), sizeof len);
+    std::memcpy(&len, in.data() + strings_at + i * (sizeof len + impl_->string_capacity), sizeof len);
     if (len > impl_->string_capacity) return false;
   }
-  const std::byte* at = in.data() + sizeof h;
-  layout(*impl_, [&](void* p, std::size_t bytes) {
-    if (bytes) std::memcpy(p, at, bytes);
-    at += bytes;
-  });
-  for (std::string& s : impl_->strings) {
-    std::uint32_t len = 0;
-    std::memcpy(&len, at, sizeof len);
-    at += sizeof len;
-    s.assign(reinterpret_cast<const char*>(at), len);
-    at += impl_->string_capacity;
-  }
+  StateArchive ar{detail::StateMode::kRead, nullptr, in.data(), sizeof h};
+  layout(*impl_, ar);
   return true;
 }
+
+std::size_t GraphInstance::state_size() const { return snapshot_size(); }
+bool GraphInstance::save_state(std::span<std::byte> out) const { return snapshot(out); }
+bool GraphInstance::load_state(std::span<const std::byte> in) { return restore(in); }
 
 }  // namespace asterune

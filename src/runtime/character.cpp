@@ -1,6 +1,7 @@
 #include "asterune/runtime/character.hpp"
 
 #include <cmath>
+#include <cstring>
 
 #include "asterune/core/prefetch.hpp"
 #include "asterune/rig/rig.hpp"
@@ -81,6 +82,45 @@ void update_characters(const CharacterSetup& setup, std::span<Character> charact
     }
   };
   parallel_for(characters.size(), CharacterRange(body));
+}
+
+namespace {
+
+// Rule AN14: the character's own fields, then the animator's and the stack's snapshots.
+struct CharacterHeader {
+  std::uint64_t animator_bytes;
+  std::uint64_t stack_bytes;
+  Transform root;
+  float time, playback_rate, scene_time;
+};
+
+}  // namespace
+
+std::size_t character_snapshot_size(const Character& c) {
+  return sizeof(CharacterHeader) + c.animator.snapshot_size() + c.stack.snapshot_size();
+}
+
+bool snapshot_character(const Character& c, std::span<std::byte> out) {
+  const std::size_t a = c.animator.snapshot_size(), k = c.stack.snapshot_size();
+  if (out.size() < sizeof(CharacterHeader) + a + k) return false;
+  const CharacterHeader h{a, k, c.root, c.time, c.playback_rate, c.scene_time};
+  std::memcpy(out.data(), &h, sizeof h);
+  return c.animator.snapshot(out.subspan(sizeof h, a)) && c.stack.snapshot(out.subspan(sizeof h + a, k));
+}
+
+bool restore_character(Character& c, std::span<const std::byte> in) {
+  const std::size_t a = c.animator.snapshot_size(), k = c.stack.snapshot_size();
+  if (in.size() < sizeof(CharacterHeader) + a + k) return false;
+  CharacterHeader h{};
+  std::memcpy(&h, in.data(), sizeof h);
+  if (h.animator_bytes != a || h.stack_bytes != k) return false;
+  if (!c.animator.restore(in.subspan(sizeof h, a))) return false;
+  if (!c.stack.restore(in.subspan(sizeof h + a, k))) return false;
+  c.root = h.root;
+  c.time = h.time;
+  c.playback_rate = h.playback_rate;
+  c.scene_time = h.scene_time;
+  return true;
 }
 
 }  // namespace asterune

@@ -17,6 +17,7 @@
 // each own an Animator can update on any number of threads with bit-identical results.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -203,9 +204,26 @@ class Animator {
   /// Cache hint for a batch; no effect on results.
   void prefetch() const;
 
+  // --- snapshot / restore (rule AN14) -----------------------------------------------------
+  /// Bytes snapshot() writes; fixed after build.
+  std::size_t snapshot_size() const;
+  /// Writes the whole playback state into `out` (>= snapshot_size() bytes): per track its state,
+  /// fade, pending stop and root-motion heading, each pose source's state (PoseSource::
+  /// save_state, a graph's GraphInstance::snapshot), the last two outputs and the inertial
+  /// transition. Returns false (nothing written) when `out` is too small. Allocation-free.
+  bool snapshot(std::span<std::byte> out) const;
+  /// Restores a snapshot of this animator (or of one built from the same tracks and rig);
+  /// restore then the same commands and dt reproduce the same frames bit for bit. Returns false
+  /// (nothing changed) on a size or shape mismatch. Allocation-free.
+  bool restore(std::span<const std::byte> in);
+
  private:
   // Per-track state and scratch (src/anim/animator_track.hpp, the implementer's section).
   struct Track;
+  // The snapshot's walk over the retained state (src/anim/animator_state.cpp).
+  template <class Archive>
+  void state_layout(Archive& ar);
+  std::uint64_t state_signature() const;
   // The steps of update(), in order (docs/animator.md).
   void advance_tracks(float dt, bool advance);                            // 1 (AN1, AN2)
   bool sample_tracks(const Rig& rig);                                     // 2; true: root motion
@@ -226,6 +244,8 @@ class Animator {
     glm::vec3 axis{0.0f};
     float x0 = 0.0f, v0 = 0.0f, a0 = 0.0f, a = 0.0f, b = 0.0f, c = 0.0f, t1 = 0.0f;
   };
+  // The quintic's a0, a, b, c from x0, v0 and t1 (t1 = 0 for no offset).
+  static void decay_coefficients(Decay& d);
   std::vector<Track> tracks_;
   std::uint64_t rig_signature_ = 0;
   int joint_count_ = 0;

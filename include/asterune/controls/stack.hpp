@@ -14,6 +14,7 @@
 // The stack writes motor transforms only; it never moves the root (CS8).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -101,6 +102,19 @@ class ControlStack {
   /// Forgets the control's smoothed target and solver history.
   void reset(int i);
 
+  // --- snapshot / restore (rule AN14) -----------------------------------------------------
+  /// Bytes snapshot() writes; fixed after the last add().
+  std::size_t snapshot_size() const;
+  /// Writes the controls' retained state into `out` (>= snapshot_size() bytes): the per-frame
+  /// edits (enabled, weight, priority, smoothing time, a static target), the smoothed targets
+  /// and each kind's history (IK bend, look-at gaze and speed, spring points, velocities and
+  /// clock, feet lifts, normals and lean). False (nothing written) when `out` is too small.
+  bool snapshot(std::span<std::byte> out) const;
+  /// Restores a snapshot of this stack (or of one built from the same controls and rig); then
+  /// the same frames reproduce the same poses bit for bit. False (nothing changed) on a size or
+  /// shape mismatch. Allocation-free.
+  bool restore(std::span<const std::byte> in);
+
  /// A bound control (description, bound state, candidates, retained history). Opaque: it is
   /// defined inside the library so that bound state stays out of the public API.
   struct Slot;
@@ -109,6 +123,7 @@ class ControlStack {
   void run(Slot& slot, const Rig& rig, const StackFrame& frame, std::span<Transform> local, std::span<float> coverage,
            std::span<Transform> world);
 
+  std::uint64_t state_signature() const;
   std::vector<Slot> slots_;
   std::vector<int> order_;
   std::uint64_t rig_signature_ = 0;

@@ -142,6 +142,11 @@ class GraphInstance : public PoseSource {
   /// Returns false (nothing changed) on a size or signature mismatch. Allocation-free.
   bool restore(std::span<const std::byte> in);
 
+  /// PoseSource (rule AN14): the animator's snapshot carries the graph's, as snapshot() writes it.
+  std::size_t state_size() const override;
+  bool save_state(std::span<std::byte> out) const override;
+  bool load_state(std::span<const std::byte> in) override;
+
   struct Impl;  // src/graph/graph_internal.hpp
 
  private:

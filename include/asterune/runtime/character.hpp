@@ -97,6 +97,21 @@ Result<Character> build_character(const CharacterSetup& setup, std::span<const C
 /// Allocation-free, no exceptions, no locks; reads `setup`, writes `character` only.
 bool update_character(const CharacterSetup& setup, Character& character, float dt);
 
+/// Rule AN14: bytes snapshot_character() writes for this character; fixed after build (the
+/// animator's tracks with each graph's state, the stack's controls).
+std::size_t character_snapshot_size(const Character& character);
+/// Saves the whole animation state of a character into one caller-owned buffer (>=
+/// character_snapshot_size bytes): root, times, the animator (tracks, fades, inertial offsets,
+/// every graph track's GraphInstance state) and the control stack's retained state. The
+/// outputs (pose, world, events, root_delta) are not saved: the next update writes them.
+/// False (nothing written) when `out` is too small. Allocation-free.
+bool snapshot_character(const Character& character, std::span<std::byte> out);
+/// Restores a snapshot_character() of this character (or of one built from the same setup);
+/// then the same commands, parameters and dt reproduce the same frames bit for bit. False on a
+/// size mismatch (nothing changed) or when the animator or stack part is of another shape.
+/// Allocation-free.
+bool restore_character(Character& character, std::span<const std::byte> in);
+
 /// The body a parallel-for runs: update the characters [begin, end).
 using CharacterRange = FunctionRef<void(std::size_t begin, std::size_t end)>;
 
