@@ -188,6 +188,29 @@ float subtree_max(const Rig& rig, int j, const std::vector<float>& err) {
   return m;
 }
 
+// Phase 3: phase 2 raises greedily, so some channel may now hold more bits than the whole
+// needs: lower each (widest first) while every joint of its subtree stays within `tolerance`.
+void trim_levels(SegmentSearch& s, float tolerance, std::vector<float>& err) {
+  const Rig& rig = s.rig;
+  const int c_count = static_cast<int>(s.channels.size());
+  std::vector<int> order(static_cast<size_t>(c_count));
+  for (int c = 0; c < c_count; ++c) order[static_cast<size_t>(c)] = c;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return s.level[static_cast<size_t>(a)] > s.level[static_cast<size_t>(b)]; });
+  std::vector<float> trial_err(err);
+  for (int c : order) {
+    const int a = channel_joint(s, c);
+    while (s.level[static_cast<size_t>(c)] > 0) {
+      std::vector<int> trial = s.level;
+      --trial[static_cast<size_t>(c)];
+      s.measure(a, rig.subtree_end(a), trial, s.scratch_world, trial_err);
+      if (!(subtree_max(rig, a, trial_err) <= tolerance)) break;
+      s.level = std::move(trial);
+      s.measure(a, rig.subtree_end(a), s.level, s.world, err);
+    }
+  }
+}
+
 // Phase 1: each channel alone (every other channel raw), the lowest level whose subtree stays
 // within `target`. Phase 2: while some joint is over `tolerance`, raise by one level the channel
 // on its chain whose raise lowers the chain's error most. Leaves s.world at the final levels.
@@ -241,6 +264,7 @@ float search_levels(SegmentSearch& s, float target, float tolerance, float raw_l
     const int a = channel_joint(s, best);
     s.measure(a, rig.subtree_end(a), s.level, s.world, err);
   }
+  trim_levels(s, tolerance, err);
   return raw_error;
 }
 
@@ -326,7 +350,7 @@ Plan make_plan(const Clip& clip, const Rig& rig, const ClipBinding& binding, flo
 
 // Share of the tolerance each channel may use alone (phase 1): the rest is left for the
 // errors of a chain's joints adding up, which phase 2 settles.
-constexpr float kIsolationShare = 0.5f;
+constexpr float kIsolationShare = 0.8f;
 
 // The segment's exact vertex positions: the float clip sampled at every instant.
 void exact_points(const Clip& clip, const ClipBinding& binding, const Rig& rig, const VirtualVertices& vertices,
