@@ -1,8 +1,11 @@
 #include "animation_source.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <memory>
 #include <iostream>
 
+#include "asterune/formats/compressed_clip_file.hpp"
 #include "asterune/retarget/first_frame.hpp"
 #include "asterune/retarget/foot_level.hpp"
 #include "asterune/rig/rig.hpp"
@@ -19,6 +22,20 @@ BakeCache& bake_cache() {
 
 void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::SceneRetarget& retarget, const Rig& rig,
                bool bake, RetargetCache* cache, bool keep_first_frame) {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (ext == ".asclip") {  // rule P8: played as it is, natively, on the rig it was made for
+    auto read = io::load_compressed_clip(path);
+    if (!read) throw CliError(read.message());
+    auto compressed = std::make_shared<const CompressedClip>(std::move(read).value());
+    out.source = io::SourceClip{};
+    out.source.native_only = true;
+    out.source.clip = compressed_clip_shell(*compressed, rig);
+    auto b = build_compressed_animation_binding(out.source.clip, std::move(compressed), rig);
+    if (!b) throw CliError(path.string() + ": " + b.message());
+    out.binding = std::move(b).value();
+    return;
+  }
   auto loaded = io::load_source_clip(path, retarget.units_to_studs);
   if (!loaded) throw CliError(loaded.message());
   out.source = std::move(loaded).value();
@@ -91,6 +108,7 @@ std::string BoundClip::description(const Rig& rig) const {
            " joints mapped), baked once into '" + baked->name + "' (" + std::to_string(baked->tracks.size()) +
            " tracks, " + std::to_string(keys) + " rotation keys) and played natively; source roles: " + roles;
   }
+  if (binding.compressed) return "native, compressed";
   if (binding.mode == AnimationMode::kNative) return "native";
   return "retargeted (" + std::to_string(binding.retarget->mapped_count()) + " of " + std::to_string(rig.joint_count()) +
          " joints mapped); source roles: " + roles;

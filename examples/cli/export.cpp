@@ -8,6 +8,8 @@
 
 #include <unistd.h>
 
+#include "asterune/clip/compressed_clip.hpp"
+#include "asterune/formats/compressed_clip_file.hpp"
 #include "asterune/formats/curve_animation.hpp"
 #include "asterune/formats/gltf_writer.hpp"
 #include "asterune/formats/export_tracks.hpp"
@@ -45,15 +47,58 @@ std::vector<ClipMarker> frame_markers(std::span<const io::FrameRecord> frames) {
   return out;
 }
 
+// The run's frames as a float clip on the run's rig: one key per frame for every joint some
+// frame covers, times from the first frame; then compressed and written (rules P8, P9).
+OutReport write_asclip(const std::string& path, const Run& run, std::span<const io::FrameRecord> frames,
+                       const OutOptions& options) {
+  Clip clip;
+  clip.name = std::filesystem::path(path).stem().string();
+  const float t0 = frames.empty() ? 0.0f : frames.front().time;
+  clip.duration = frames.empty() ? 0.0f : frames.back().time - t0;
+  for (int j = 0; j < run.rig.joint_count(); ++j) {
+    const auto jj = static_cast<size_t>(j);
+    if (std::none_of(frames.begin(), frames.end(), [&](const io::FrameRecord& r) { return r.coverage[jj] > 0.0f; })) continue;
+    ClipTrack t;
+    t.name = run.rig.lookup_name(j);
+    for (const io::FrameRecord& r : frames) {
+      t.rotation_times.push_back(r.time - t0);
+      t.rotations.push_back(r.local[jj].rotation);
+      t.translation_times.push_back(r.time - t0);
+      t.translations.push_back(r.local[jj].position);
+    }
+    clip.tracks.push_back(std::move(t));
+  }
+  for (ClipMarker m : frame_markers(frames)) {
+    m.time -= t0;
+    clip.markers.push_back(std::move(m));
+  }
+  CompressionSettings settings;
+  settings.tolerance = options.tolerance_given ? options.tolerance : OutOptions::kDefaultClipTolerance;
+  CompressionReport cr;
+  auto compressed = compress_clip(clip, run.rig, settings, &cr);
+  if (!compressed) throw CliError(path + ": " + compressed.message());
+  if (Status s = io::save_compressed_clip(path, compressed.value()); !s) throw CliError(s.message());
+  const CompressedClip& c = compressed.value();
+  OutReport report;
+  report.max_error = cr.worst_error;
+  char line[200];
+  std::snprintf(line, sizeof line, "%zu bytes, %.1f:1 against raw floats, largest part error %.5f studs (tolerance %g)",
+                c.byte_size(), static_cast<double>(c.raw_byte_size()) / static_cast<double>(c.byte_size()),
+                static_cast<double>(cr.worst_error), static_cast<double>(settings.tolerance));
+  report.summary = line;
+  return report;
+}
+
 }  // namespace
 
 std::string out_formats() {
-  return ".rbxmx (Roblox KeyframeSequence, or CurveAnimation with --rbxmx-kind curves), .glb or .gltf (glTF 2.0)";
+  return ".rbxmx (Roblox KeyframeSequence, or CurveAnimation with --rbxmx-kind curves), .glb or .gltf (glTF 2.0), "
+         ".asclip (compressed clip)";
 }
 
 void check_out_path(const std::string& path) {
   const std::string ext = lower_extension(path);
-  if (ext == ".rbxmx" || ext == ".glb" || ext == ".gltf") return;
+  if (ext == ".rbxmx" || ext == ".glb" || ext == ".gltf" || ext == ".asclip") return;
   throw CliError("--out " + path + ": unsupported format '" + ext + "' (expected " + out_formats() + ")");
 }
 
@@ -61,6 +106,7 @@ OutReport write_out_file(const std::string& path, const Run& run, std::span<cons
                          const OutOptions& options) {
   check_out_path(path);
   const std::string ext = lower_extension(path);
+  if (ext == ".asclip") return write_asclip(path, run, frames, options);
   OutReport report;
   // Progress on stderr, only to a terminal and only once the export has taken ~2 s (rule F23).
   const auto start = std::chrono::steady_clock::now();
@@ -79,7 +125,7 @@ OutReport write_out_file(const std::string& path, const Run& run, std::span<cons
     }
     KeyReduction r = reduce_keys(tracks, options.tolerance, curve, progress);
     if (shown) std::fprintf(stderr, "\n");
-    report = OutReport{r.keys_before, r.keys_after, r.max_error};
+    report = OutReport{r.keys_before, r.keys_after, r.max_error, {}};
     return r;
   };
   if (ext == ".rbxmx" && options.curves) {  // rule F8

@@ -26,12 +26,15 @@ struct OutOptions {
   bool gltf_linear = false;  // --gltf-interpolation linear: glTF LINEAR keys (rule F22) instead of CUBICSPLINE
   float tolerance = kDefaultTolerance;  // --tolerance (studs, rule F7); 0 keeps every key (not from the command line)
   static constexpr float kDefaultTolerance = 0.005f;
+  bool tolerance_given = false;  // --tolerance was given (.asclip: else kDefaultClipTolerance)
+  static constexpr float kDefaultClipTolerance = 0.0018f;  // .asclip: CompressionSettings' default
 };
 
 /// What the key reduction of write_out_file() did, for the one line on stderr.
 struct OutReport {
   size_t keys_before = 0, keys_after = 0;
   float max_error = 0.0f;  // studs
+  std::string summary;     // .asclip: the line to print instead of the key counts
 };
 
 /// The --out extensions write_out_file() knows, for messages and --help.
@@ -44,6 +47,8 @@ void check_out_path(const std::string& path);
 /// names (case-insensitive): .rbxmx = Roblox KeyframeSequence, .glb / .gltf = glTF 2.0
 /// (io/gltf_writer.hpp). Keys are first reduced per joint (node for glTF) within
 /// options.tolerance of every part's unreduced world position (rule F7, io/key_reduction.hpp).
+/// .asclip: the frames' joint transforms as a compressed clip (rule P8) within the tolerance
+/// (default kDefaultClipTolerance) of every virtual vertex, read back by --clip.
 /// Throws CliError naming the file.
 OutReport write_out_file(const std::string& path, const Run& run, std::span<const io::FrameRecord> frames,
                          const OutOptions& options);

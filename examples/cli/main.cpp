@@ -138,10 +138,11 @@ int run_main(const Options& opt) {
     o.loop = cli::export_loop(run, opt.loop);
     o.priority = io::parse_animation_priority(opt.priority).value_or(io::AnimationPriority::kAction);
     o.curves = opt.rbxmx_kind == "curves";
-    if (opt.tolerance) o.tolerance = parse_tolerance(*opt.tolerance);
+    if (opt.tolerance) o.tolerance = parse_tolerance(*opt.tolerance), o.tolerance_given = true;
     o.gltf_linear = opt.gltf_interpolation == "linear";
     const cli::OutReport r = cli::write_out_file(opt.out, run, recorded, o);
-    std::cerr << "asterune-solve: " << opt.out << ": " << r.keys_before << " keys reduced to " << r.keys_after << " ("
+    if (!r.summary.empty()) std::cerr << "asterune-solve: " << opt.out << ": " << r.summary << "\n";
+    else std::cerr << "asterune-solve: " << opt.out << ": " << r.keys_before << " keys reduced to " << r.keys_after << " ("
               << (r.keys_before > 0 ? 100.0 * static_cast<double>(r.keys_after) / static_cast<double>(r.keys_before) : 0.0)
               << "%), largest world position error " << r.max_error << " studs (tolerance " << o.tolerance << ")\n";
   }
@@ -177,7 +178,8 @@ int main(int argc, char** argv) {
       ->type_name("RIG");
   app.add_option("--pose", opt.pose, "asterune.pose/1 file to use instead of the scene's pose")->type_name("FILE");
   app.add_option("--clip", opt.clip,
-                 "animation clip (.bvh, .gltf, .glb, .vrm, .vrma, FILE.glb#NAME for one animation by name or index, or a Roblox KeyframeSequence or CurveAnimation .rbxmx) to play instead of the "
+                 "animation clip (.bvh, .gltf, .glb, .vrm, .vrma, FILE.glb#NAME for one animation by name or index, a Roblox "
+                 "KeyframeSequence or CurveAnimation .rbxmx, or an .asclip compressed clip made for the same rig by --out) to play instead of the "
                  "scene's: natively when its track names are the rig's, else retargeted with automatic humanoid "
                  "mapping (or the scene's retarget block; a Roblox .rbxmx made on another built-in rig retargets from it). "
                  "Without a scene or --frames, the whole clip is played once at --dt")
@@ -219,7 +221,8 @@ int main(int argc, char** argv) {
                              "CubicV2 per segment as the reduction picks it) for Roblox Studio's Animation Editor, or "
                              "with --rbxmx-kind curves a Roblox CurveAnimation (per joint Position and XYZ Euler "
                              "Rotation FloatCurves of cubic keys); .glb / .gltf = glTF 2.0 (CUBICSPLINE keys, or LINEAR with "
-                             "--gltf-interpolation linear)")
+                             "--gltf-interpolation linear); .asclip = a compressed clip of the run's joint transforms on its rig, "
+                             "every part within --tolerance (default 0.0018 studs), that --clip plays back")
                   ->type_name("FILE");
   app.add_option("--tolerance", opt.tolerance,
                  "with --out: keys are removed per joint while every part's world position, at every frame and "

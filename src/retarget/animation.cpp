@@ -60,6 +60,25 @@ Result<AnimationBinding> build_animation_binding(const Clip& clip, const Rig& ri
   return out;
 }
 
+Result<AnimationBinding> build_compressed_animation_binding(const Clip& shell,
+                                                            std::shared_ptr<const CompressedClip> compressed,
+                                                            const Rig& rig) {
+  if (!compressed) return make_error("clip '" + shell.name + "': no compressed clip given");
+  if (compressed->data().rig_signature != rig.signature() || compressed->joint_count() != rig.joint_count())
+    return make_error("compressed clip '" + compressed->name() + "' was made for another rig layout than '" + rig.name() +
+                      "' (rule R7); compress it again for this rig");
+  if (!clip_binds_natively(shell, rig))
+    return make_error("clip '" + shell.name + "' does not bind natively to rig '" + rig.name() +
+                      "'; give compressed_clip_shell() of the compressed clip");
+  auto b = build_clip_binding(shell, rig);
+  if (!b) return b.error();
+  AnimationBinding out;
+  out.mode = AnimationMode::kNative;
+  out.clip_binding = std::move(b).value();
+  out.compressed = std::move(compressed);
+  return out;
+}
+
 AnimationContext make_animation_context(const AnimationBinding& binding) {
   AnimationContext c;
   c.cursor = make_clip_cursor(binding.clip_binding);
@@ -81,6 +100,7 @@ bool sample_animation(const Clip& clip, const AnimationBinding& binding, const R
   // without one samples by search (same results).
   const bool cursor_fits = context.cursor.keys.size() == 2 * static_cast<size_t>(binding.clip_binding.joint_count());
   const auto sample = [&](std::span<Transform> l, std::span<float> c) {
+    if (binding.compressed) return sample_compressed_clip(*binding.compressed, time, wrap, l, c);
     return cursor_fits ? sample_clip(clip, binding.clip_binding, time, wrap, context.cursor, l, c)
                        : sample_clip(clip, binding.clip_binding, time, wrap, l, c);
   };

@@ -17,7 +17,9 @@
 
 #include "asterune/clip/binding.hpp"
 #include "asterune/controls/stack.hpp"
+#include "asterune/clip/compressed_clip.hpp"
 #include "asterune/formats/bvh.hpp"
+#include "asterune/formats/compressed_clip_file.hpp"
 #include "asterune/formats/curve_animation.hpp"
 #include "asterune/formats/gltf.hpp"
 #include "asterune/formats/keyframe_sequence.hpp"
@@ -494,7 +496,33 @@ std::string check_frame(std::span<const std::uint8_t> data) {
   return "";
 }
 
-constexpr std::array<FuzzTarget, 9> kTargets{{
+// .asclip (rule P9): the bytes as they are, and again with their checksum made right so that the
+// checks behind it are reached; what loads must sample finite poses at any time.
+std::string check_compressed_clip(std::span<const std::uint8_t> data) {
+  auto sample_all = [](const CompressedClip& c) -> std::string {
+    const auto n = static_cast<size_t>(c.joint_count());
+    std::vector<Transform> local(n);
+    std::vector<float> coverage(n);
+    for (float t : {-1.0f, 0.0f, 0.013f, 0.5f, 1.0f, 7.3f, 1e9f, std::numeric_limits<float>::quiet_NaN()}) {
+      if (!sample_compressed_clip(c, t, WrapMode::kLoop, local, coverage)) return "compressed clip refused its own size";
+      for (size_t j = 0; j < n; ++j)
+        if (!is_finite(local[j]) || !(coverage[j] == 0.0f || coverage[j] == 1.0f))
+          return "compressed clip sampled a nonfinite value or a bad coverage at joint " + std::to_string(j);
+    }
+    return "";
+  };
+  if (std::string p = on_result<CompressedClip>(io::parse_compressed_clip(data, "fuzz.asclip"), "fuzz.asclip", +sample_all);
+      !p.empty())
+    return p;
+  if (data.size() < 16) return "";
+  std::vector<std::uint8_t> fixed(data.begin(), data.end());
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a 64 of all but the last 8 bytes
+  for (size_t k = 0; k + 8 < fixed.size(); ++k) h = (h ^ fixed[k]) * 1099511628211ull;
+  for (size_t k = 0; k < 8; ++k) fixed[fixed.size() - 8 + k] = static_cast<std::uint8_t>(h >> (8 * k));
+  return on_result<CompressedClip>(io::parse_compressed_clip(fixed, "fuzz.asclip"), "fuzz.asclip", +sample_all);
+}
+
+constexpr std::array<FuzzTarget, 10> kTargets{{
     {"rig_json", &check_rig_json},
     {"pose_json", &check_pose_json},
     {"scene_json", &check_scene_json},
@@ -504,6 +532,7 @@ constexpr std::array<FuzzTarget, 9> kTargets{{
     {"gltf", &check_gltf},
     {"keyframe_sequence", &check_keyframe_sequence},
     {"frame", &check_frame},
+    {"compressed_clip", &check_compressed_clip},
 }};
 
 }  // namespace

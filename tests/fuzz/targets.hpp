@@ -1,5 +1,5 @@
 // Fuzz targets: one check per loader (rig JSON, pose, scene, BVH, .rbxmx, .joints.json,
-// glTF/GLB, KeyframeSequence .rbxmx) and one that runs whole frames (retarget sample + control
+// glTF/GLB, KeyframeSequence .rbxmx, compressed clip .asclip) and one that runs whole frames (retarget sample + control
 // stack) on fuzzed numbers.
 // Each check feeds bytes to the code under test and returns "" when the outcome keeps the
 // hostile-input promise (a Result error with a one-line message naming the input, or a value
@@ -26,7 +26,7 @@ struct FuzzTarget {
 };
 
 /// Every target: rig_json, pose_json, scene_json, bvh, rbxmx, joints_json, gltf,
-/// keyframe_sequence, frame.
+/// keyframe_sequence, frame, compressed_clip.
 std::span<const FuzzTarget> fuzz_targets();
 
 /// The target called `name`, or nullptr.

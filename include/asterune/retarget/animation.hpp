@@ -10,6 +10,7 @@
 
 #include "asterune/clip/binding.hpp"
 #include "asterune/clip/clip.hpp"
+#include "asterune/clip/compressed_clip.hpp"
 #include "asterune/clip/sample.hpp"
 #include "asterune/core/result.hpp"
 #include "asterune/retarget/binding.hpp"
@@ -33,6 +34,10 @@ struct AnimationBinding {
   /// kRetarget mode, optional (rule RT19): planted feet applied after the retarget
   /// (build_foot_plant). Null: the retargeted pose as it is.
   std::shared_ptr<const FootPlant> plant;
+  /// kNative mode, optional (rule P8): the clip's compressed form (compress_clip for this rig),
+  /// sampled instead of the clip's keys; the clip then only gives the length and the markers
+  /// (build_compressed_animation_binding).
+  std::shared_ptr<const CompressedClip> compressed;
 };
 
 /// Binds `clip` for playback on `rig`. Native when clip_binds_natively(clip, rig) and
@@ -43,6 +48,14 @@ struct AnimationBinding {
 Result<AnimationBinding> build_animation_binding(const Clip& clip, const Rig& rig, const SourceSkeleton* source,
                                         const RetargetProfile* profile, RetargetCache* cache = nullptr,
                                         bool allow_native = true);
+
+/// A native binding that plays `compressed` on `rig` (rule P8). `shell` is the clip players are
+/// given beside it: compressed_clip_shell(*compressed, rig), or the float clip it was compressed
+/// from. Fails when the compressed clip was made for another rig layout (Rig::signature, rule R7)
+/// or the shell does not bind natively to the rig.
+Result<AnimationBinding> build_compressed_animation_binding(const Clip& shell,
+                                                            std::shared_ptr<const CompressedClip> compressed,
+                                                            const Rig& rig);
 
 /// Per-character scratch for sample_animation().
 struct AnimationContext {
