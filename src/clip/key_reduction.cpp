@@ -22,11 +22,11 @@ constexpr float kRetryScale = 0.8f;
 constexpr int kAttempts = 4;
 // Candidate next keys tried past the last one that held, before a span is closed.
 constexpr int kLookahead = 12;
-// The longest span a key may cover, in frames. Each candidate end is checked over the whole
-// span, so a span of L frames costs O(L^2) sample checks: capped, the work per frame is bounded
-// and the reduction is linear in the clip's length (a still joint on a 10,000-frame clip keeps
-// a key every kMaxSpan frames instead of costing 10^8 checks).
-constexpr size_t kMaxSpan = 96;
+// Candidate ends are tried frame by frame up to this span; beyond it the step doubles after each
+// end that holds (back to single frames after one that fails). Each candidate is checked over
+// its whole span, so trying every frame of a span of L frames costs O(L^2) checks (a still joint
+// on a 10,000-frame clip: 10^8); doubling costs O(L) per span: linear in the clip's length.
+constexpr size_t kDenseSpan = 32;
 
 enum class Interp { kSampler, kSlerp };
 
@@ -589,16 +589,23 @@ struct TrackFit {
         best_a.tan.out_position = best_b.tan.in_position = (best_b.value.position - best_a.value.position) / dt;
       }
       int misses = 0;
-      for (size_t b = a + 1; b < frames && b <= a + kMaxSpan && misses < kLookahead; ++b) {
+      size_t step = 1;
+      for (size_t b = a + 1; b < frames && misses < kLookahead;) {
         Key A2, B2;
         if (try_span(a, values.back(), b, budget, A2, B2)) {
           best = b;
           best_a = A2;
           best_b = B2;
           misses = 0;
+          if (b - a >= kDenseSpan) step *= 2;
+        } else if (step > 1) {  // overshot: search on frame by frame from the last end that held
+          step = 1;
+          b = best;
         } else {
           ++misses;
         }
+        const size_t next = b + step;
+        b = next >= frames && b + 1 < frames ? frames - 1 : next;
       }
       values.back() = best_a;
       keys.push_back(static_cast<int>(best));

@@ -26,6 +26,12 @@ constexpr std::uint32_t kTimesVersion = 1;   // the word before the times
 constexpr size_t kKeyBytes = 14;             // u8 interpolation, u8 flags, 3 x f32
 constexpr float kBakeRate = 240.0f;          // curve_animation_clip: samples a second, at least,
 constexpr int kMaxBakePieces = 960;          // up to 4 s segments (longer ones more sparsely: bounded work)
+// Rule F26: the whole bake is bounded by the file's size, not per segment: at most this many
+// samples per key of the file (plus a floor for tiny files); beyond it every segment is sampled
+// proportionally more sparsely (the baked keys carry exact tangents, so the cubic between
+// samples still follows the curve closely).
+constexpr double kBakeSamplesPerKey = 64.0;
+constexpr double kBakeSamplesFloor = 8192.0;
 // Largest value or tangent a key may hold: a joint offset in studs or an angle in radians far
 // beyond any rig, so the Hermite and the baked clip stay finite (docs/formats.md "Limits").
 constexpr float kMaxCurveNumber = 1e6f;
@@ -310,26 +316,53 @@ Result<CurveAnimationFile> read_curve_animation_file(const std::filesystem::path
   return detail::parse_text_file(path, parse_curve_animation);
 }
 
+namespace {
+
+// A joint's key times (every channel's), sorted and unique.
+std::vector<float> joint_knots(const CurveAnimationJoint& j) {
+  std::vector<float> knots;
+  if (!j.has_position && !j.has_rotation) return knots;
+  for (const auto* channel : {&j.position, &j.rotation})
+    for (const auto& keys : *channel)
+      for (const FloatCurveKey& k : keys) knots.push_back(k.time);
+  std::sort(knots.begin(), knots.end());
+  knots.erase(std::unique(knots.begin(), knots.end()), knots.end());
+  return knots;
+}
+
+// The pieces a segment of `seconds` is baked in before the file's budget: kBakeRate a second,
+// at most kMaxBakePieces.
+double wanted_pieces(float seconds) {
+  const float span = seconds * kBakeRate;
+  return span < static_cast<float>(kMaxBakePieces) ? std::max(1.0, std::ceil(static_cast<double>(span)))
+                                                   : static_cast<double>(kMaxBakePieces);
+}
+
+}  // namespace
+
 Clip curve_animation_clip(const CurveAnimationFile& file) {
   Clip clip;
   clip.name = file.name;
   clip.duration = file.duration;
   std::map<std::string, int> name_count;
   for (const CurveAnimationJoint& j : file.joints) ++name_count[j.name];
+  // Rule F26: the samples wanted over the whole file against its budget (linear in its keys).
+  double wanted = 0.0, keys = 0.0;
   for (const CurveAnimationJoint& j : file.joints) {
-    if (!j.has_position && !j.has_rotation) continue;
-    std::vector<float> knots;
     for (const auto* channel : {&j.position, &j.rotation})
-      for (const auto& keys : *channel)
-        for (const FloatCurveKey& k : keys) knots.push_back(k.time);
+      for (const auto& c : *channel) keys += static_cast<double>(c.size());
+    const std::vector<float> knots = joint_knots(j);
+    for (size_t i = 0; i + 1 < knots.size(); ++i) wanted += wanted_pieces(knots[i + 1] - knots[i]);
+  }
+  const double budget = kBakeSamplesPerKey * keys + kBakeSamplesFloor;
+  const double thin = wanted > budget ? budget / wanted : 1.0;
+  for (const CurveAnimationJoint& j : file.joints) {
+    const std::vector<float> knots = joint_knots(j);
     if (knots.empty()) continue;
-    std::sort(knots.begin(), knots.end());
-    knots.erase(std::unique(knots.begin(), knots.end()), knots.end());
-    // Sample times: every key time and evenly between, at least kBakeRate a second.
+    // Sample times: every key time and evenly between, kBakeRate a second within the budget.
     std::vector<float> times;
     for (size_t i = 0; i + 1 < knots.size(); ++i) {
-      const float span = (knots[i + 1] - knots[i]) * kBakeRate;
-      const int pieces = span < static_cast<float>(kMaxBakePieces) ? std::max(1, static_cast<int>(std::ceil(span))) : kMaxBakePieces;
+      const int pieces = std::max(1, static_cast<int>(std::floor(wanted_pieces(knots[i + 1] - knots[i]) * thin)));
       for (int p = 0; p < pieces; ++p)
         times.push_back(knots[i] + (knots[i + 1] - knots[i]) * static_cast<float>(p) / static_cast<float>(pieces));
     }

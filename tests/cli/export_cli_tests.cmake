@@ -163,4 +163,25 @@ if(NOT RC EQUAL 2 OR NOT ERR MATCHES "--bake needs a clip")
   message(SEND_ERROR "FAIL: --bake without a clip: exit ${RC}, stderr ${ERR}")
 endif()
 
+# Rule F21: a glTF as --rig says it is a clip and which rig forms are accepted (no "invalid JSON").
+expect_bad("a glb file is an animation source, not a rig: play it with --clip" --rig tests/data/gltf/CesiumMan.glb)
+# Rule F22: --gltf-interpolation linear writes LINEAR channels only.
+run(--rig builtin:r15 --clip ${RUN} --frames 30 --out "${TMP}/linear.gltf" --gltf-interpolation linear --frame 0)
+require_ok_keys("--out linear.gltf --gltf-interpolation linear")
+file(READ "${TMP}/linear.gltf" linear_doc)
+string(FIND "${linear_doc}" "CUBICSPLINE" cubic_at)
+string(FIND "${linear_doc}" "\"LINEAR\"" linear_at)
+if(NOT cubic_at EQUAL -1 OR linear_at EQUAL -1)
+  message(SEND_ERROR "FAIL: linear.gltf is not LINEAR throughout")
+endif()
+# Rule F20: our own .glb reads back as a clip, and a VRM Animation plays on R6 with its own roles.
+run(--rig builtin:r15 --clip "${TMP}/linear.gltf" --frame 0)
+require_ok("--clip linear.gltf (our own export read back)")
+run(--rig builtin:r6 --clip tests/data/gltf/threevrm_test.vrma --frame 0)
+require_ok("--clip threevrm_test.vrma")
+if(NOT OUT MATCHES "left_upper_leg=leftUpperLeg \\(author\\)")
+  message(SEND_ERROR "FAIL: threevrm_test.vrma: roles not from the VRM bone map: ${OUT}")
+endif()
+expect_bad("no animation named or numbered 'Walk'" --rig builtin:r15 --clip tests/data/gltf/CesiumMan.glb --animation Walk)
+
 file(REMOVE_RECURSE "${TMP}")

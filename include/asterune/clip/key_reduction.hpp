@@ -100,8 +100,9 @@ struct KeyReduction {
   size_t keys_before = 0;              // tracks x frames
   size_t keys_after = 0;
   float max_error = 0.0f;              // studs: the largest world position error found, checked after reduction
-  /// The work done: part placements checked over all fits (not a time). A key spans at most a
-  /// bounded number of frames (96), so this grows linearly with the frame count (rule F23).
+  /// The work done: part placements checked over all fits (not a time). Past 32 frames a span's
+  /// candidate ends are probed at doubling steps, so this grows linearly with the frame count
+  /// (rule F23).
   size_t work = 0;
 };
 
