@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "asterune/retarget/cycle.hpp"
 #include "asterune/retarget/first_frame.hpp"
 #include "asterune/retarget/foot_level.hpp"
 #include "asterune/rig/rig.hpp"
@@ -18,7 +19,7 @@ BakeCache& bake_cache() {
 }  // namespace
 
 void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::SceneRetarget& retarget, const Rig& rig,
-               bool bake, RetargetCache* cache, bool keep_first_frame) {
+               bool bake, RetargetCache* cache, bool keep_first_frame, io::ClipCycle cycle) {
   auto loaded = io::load_source_clip(path, retarget.units_to_studs);
   if (!loaded) throw CliError(loaded.message());
   out.source = std::move(loaded).value();
@@ -36,6 +37,9 @@ void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::Scen
   for (const std::string& note : notes.value()) std::cerr << "asterune-solve: note: " << note << "\n";
   // Native binding first (rule P3); the profile is only built when the names do not bind.
   if (clip_binds_natively(out.source.clip, rig)) {
+    if (cycle == io::ClipCycle::kAuto)
+      throw CliError(path.string() + ": cycle auto: the clip uses the rig's own names, so there is no source skeleton to find "
+                     "its strides on (leave \"cycle\" out)");
     auto b = build_animation_binding(out.source.clip, rig, nullptr, nullptr);
     if (!b) throw CliError(path.string() + ": " + b.message());
     out.binding = std::move(b).value();
@@ -51,6 +55,18 @@ void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::Scen
   auto contacts = io::resolve_scene_floor(retarget, out.source, rig, profile.value());
   if (!contacts) throw CliError(path.string() + ": " + contacts.message());
   out.contacts = std::move(contacts).value();
+  if (cycle == io::ClipCycle::kAuto) {  // rules LO1-LO5, on the floor-levelled clip and its contacts
+    auto span = find_cycle(out.source.clip, out.source.skeleton, out.contacts);
+    if (!span) throw CliError(path.string() + ": " + span.message());
+    auto cut = cut_cycle(out.source.clip, out.source.skeleton, span.value(), out.contacts.up);
+    if (!cut) throw CliError(path.string() + ": " + cut.message());
+    out.source.clip = std::move(cut).value();
+    out.cycle = span.value().describe();
+    std::cerr << "asterune-solve: note: " << path.string() << ": " << out.cycle << "\n";
+    auto again = io::resolve_scene_floor(retarget, out.source, rig, profile.value());
+    if (!again) throw CliError(path.string() + ": " + again.message());
+    out.contacts = std::move(again).value();
+  }
   if (!out.contacts.has_floor) out.contact_note = path.string() + ": " + out.contacts.note;
   const std::vector<ClipMarker> steps = footstep_markers(out.contacts);
   std::vector<ClipMarker>& markers = out.source.clip.markers;
@@ -86,11 +102,12 @@ std::string BoundClip::description(const Rig& rig) const {
     for (const ClipTrack& t : baked->tracks) keys += t.rotation_times.size();
     return "retargeted (" + std::to_string(mapped) + " of " + std::to_string(rig.joint_count()) +
            " joints mapped), baked once into '" + baked->name + "' (" + std::to_string(baked->tracks.size()) +
-           " tracks, " + std::to_string(keys) + " rotation keys) and played natively; source roles: " + roles;
+           " tracks, " + std::to_string(keys) + " rotation keys) and played natively; source roles: " + roles +
+           (cycle.empty() ? "" : "; " + cycle);
   }
   if (binding.mode == AnimationMode::kNative) return "native";
   return "retargeted (" + std::to_string(binding.retarget->mapped_count()) + " of " + std::to_string(rig.joint_count()) +
-         " joints mapped); source roles: " + roles;
+         " joints mapped); source roles: " + roles + (cycle.empty() ? "" : "; " + cycle);
 }
 
 AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base,
@@ -99,7 +116,7 @@ AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, co
   scratch_local_.resize(static_cast<size_t>(rig.joint_count()));
   scratch_coverage_.resize(static_cast<size_t>(rig.joint_count()));
   wrap_ = animation.loop ? WrapMode::kLoop : WrapMode::kClamp;
-  bind_clip(clip_, animation.clip, animation.retarget, rig, bake, nullptr, keep_first_frame);
+  bind_clip(clip_, animation.clip, animation.retarget, rig, bake, nullptr, keep_first_frame, animation.cycle);
   // Rule AN11: a clip on its own plays as its file says, else once, ending on its last pose
   // (clamped at t = duration instead of wrapping to frame 0's pose).
   if (file_loop) wrap_ = clip_.source.loop.value_or(false) ? WrapMode::kLoop : WrapMode::kClamp;

@@ -42,11 +42,14 @@ struct Options {
   std::string rbxmx_kind = "keyframes";  // --rbxmx-kind: keyframes (KeyframeSequence) or curves (CurveAnimation)
   bool bake = false;
   bool keep_first_frame = false;  // --keep-first-frame (rule RT23)
+  std::string cycle;              // --cycle auto|none (rule LO5); empty: the scene's
   std::optional<std::string> tolerance;  // --tolerance STUDS (checked in run_main: one line, exit 2)
 };
 
 cli::RunRequest run_request(const Options& opt) {
-  return cli::RunRequest{opt.scene, opt.rig, opt.pose, opt.clip, opt.frames, opt.dt, opt.bake, opt.keep_first_frame};
+  cli::RunRequest r{opt.scene, opt.rig, opt.pose, opt.clip, opt.frames, opt.dt, opt.bake, opt.keep_first_frame, {}};
+  if (!opt.cycle.empty()) r.cycle = opt.cycle == "auto" ? io::ClipCycle::kAuto : io::ClipCycle::kNone;
+  return r;
 }
 
 // --tolerance: a finite number of studs > 0 (rule F7).
@@ -219,6 +222,13 @@ int main(int argc, char** argv) {
   app.add_flag("--keep-first-frame", opt.keep_first_frame,
                "skeleton clips (.bvh, .gltf): keep a synthetic first frame (a converter's rest-like T-pose followed by a "
                "jump), which is otherwise left out with a note");
+  app.add_option("--cycle", opt.cycle,
+                 "the animation's clip (--clip or the scene's): auto = cut the best seamless loop of whole strides "
+                 "from a raw walk or run (same foot's contact start at both ends, seam blended, root motion "
+                 "continuing each loop; the span is reported on stderr), none = as captured (default: the scene's "
+                 "\"cycle\", else none); also what --out writes")
+      ->type_name("MODE")
+      ->check(CLI::IsMember({"auto", "none"}));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -37,6 +37,7 @@ Run make_run(const RunRequest& opt) {
     if (!scene.animation) scene.animation = io::SceneAnimation{};
     scene.animation->clip = opt.clip;
   }
+  if (opt.cycle && scene.animation) scene.animation->cycle = *opt.cycle;
   if (opt.frames) scene.frames = *opt.frames;
   if (opt.dt) scene.dt = *opt.dt;
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "asterune/documents/scene_animation.hpp"
 #include "run.hpp"
 
 namespace asterune::cli {
@@ -25,6 +26,7 @@ struct RunRequest {
   std::optional<float> dt;
   bool bake = false;
   bool keep_first_frame = false;  // --keep-first-frame (rule RT23)
+  std::optional<io::ClipCycle> cycle;  // --cycle auto|none: the animation's "cycle" (rule LO5)
 };
 
 /// Loads the files, binds the pose source and the control stack (over the scene's ground) and

@@ -32,7 +32,7 @@ float clamp_weight(float w, bool additive) { return additive || w > 0.0f ? w : 0
 SceneTrack read_track(const Json& v, const std::string& tp, const SceneBlockContext& ctx) {
   require_object(v, tp);
   check_keys(v, tp, {"name", "clip", "retarget", "priority", "weight", "speed", "loop", "time", "playing", "mask",
-                     "additive", "root_motion"});
+                     "additive", "root_motion", "cycle"});
   SceneTrack t;
   t.name = read_name(require_member(v, tp, "name"), child_pointer(tp, "name"));
   t.clip = ctx.resolve(read_name(require_member(v, tp, "clip"), child_pointer(tp, "clip")));
@@ -72,6 +72,7 @@ SceneTrack read_track(const Json& v, const std::string& tp, const SceneBlockCont
     if (const Json* d = find_member(*m, "descendants")) t.mask_descendants = read_bool(*d, child_pointer(mp, "descendants"));
   }
   if (const Json* r = find_member(v, "root_motion")) t.root_motion = read_bool(*r, child_pointer(tp, "root_motion"));
+  if (const Json* c = find_member(v, "cycle")) t.cycle = read_clip_cycle(*c, child_pointer(tp, "cycle"));  // rule LO1
   return t;
 }
 
@@ -183,6 +184,7 @@ SceneTrack animation_track(const SceneAnimation& animation) {
   t.retarget = animation.retarget;
   t.priority = TrackPriority::kCore;
   t.loop = animation.loop;
+  t.cycle = animation.cycle;
   return t;
 }
 
