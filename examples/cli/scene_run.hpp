@@ -26,7 +26,7 @@ struct RunRequest {
   std::optional<float> dt;
   bool bake = false;
   bool keep_first_frame = false;  // --keep-first-frame (rule RT23)
-  std::optional<io::ClipCycle> cycle;  // --cycle auto|none: the animation's "cycle" (rule LO5)
+  std::optional<io::ClipCycle> cycle{};  // --cycle auto|none: the animation's "cycle" (rule LO5)
 };
 
 /// Loads the files, binds the pose source and the control stack (over the scene's ground) and
