@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "asterune/formats/compressed_clip_file.hpp"
+#include "asterune/retarget/cycle.hpp"
 #include "asterune/retarget/first_frame.hpp"
 #include "asterune/retarget/foot_level.hpp"
 #include "asterune/rig/rig.hpp"
@@ -21,7 +22,7 @@ BakeCache& bake_cache() {
 }  // namespace
 
 void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::SceneRetarget& retarget, const Rig& rig,
-               bool bake, RetargetCache* cache, bool keep_first_frame) {
+               bool bake, RetargetCache* cache, bool keep_first_frame, io::ClipCycle cycle) {
   std::string ext = path.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (ext == ".asclip") {  // rule P8: played as it is, natively, on the rig it was made for
@@ -56,6 +57,9 @@ void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::Scen
   if (!prepared) throw CliError(prepared.message().rfind(path.string(), 0) == 0 ? prepared.message()
                                                                                  : path.string() + ": " + prepared.message());
   if (!prepared.value()) {
+    if (cycle == io::ClipCycle::kAuto)
+      throw CliError(path.string() + ": cycle auto: the clip uses the rig's own names, so there is no source skeleton to find "
+                     "its strides on (leave \"cycle\" out)");
     auto b = build_animation_binding(out.source.clip, rig, nullptr, nullptr);
     if (!b) throw CliError(path.string() + ": " + b.message());
     out.binding = std::move(b).value();
@@ -70,6 +74,18 @@ void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::Scen
   auto contacts = io::resolve_scene_floor(retarget, out.source, rig, profile.value());
   if (!contacts) throw CliError(path.string() + ": " + contacts.message());
   out.contacts = std::move(contacts).value();
+  if (cycle == io::ClipCycle::kAuto) {  // rules LO1-LO5, on the floor-levelled clip and its contacts
+    auto span = find_cycle(out.source.clip, out.source.skeleton, out.contacts);
+    if (!span) throw CliError(path.string() + ": " + span.message());
+    auto cut = cut_cycle(out.source.clip, out.source.skeleton, span.value(), out.contacts.up);
+    if (!cut) throw CliError(path.string() + ": " + cut.message());
+    out.source.clip = std::move(cut).value();
+    out.cycle = span.value().describe();
+    std::cerr << "asterune-solve: note: " << path.string() << ": " << out.cycle << "\n";
+    auto again = io::resolve_scene_floor(retarget, out.source, rig, profile.value());
+    if (!again) throw CliError(path.string() + ": " + again.message());
+    out.contacts = std::move(again).value();
+  }
   if (!out.contacts.has_floor) out.contact_note = path.string() + ": " + out.contacts.note;
   const std::vector<ClipMarker> steps = footstep_markers(out.contacts);
   std::vector<ClipMarker>& markers = out.source.clip.markers;
@@ -106,12 +122,13 @@ std::string BoundClip::description(const Rig& rig) const {
     for (const ClipTrack& t : baked->tracks) keys += t.rotation_times.size();
     return "retargeted (" + std::to_string(mapped) + " of " + std::to_string(rig.joint_count()) +
            " joints mapped), baked once into '" + baked->name + "' (" + std::to_string(baked->tracks.size()) +
-           " tracks, " + std::to_string(keys) + " rotation keys) and played natively; source roles: " + roles;
+           " tracks, " + std::to_string(keys) + " rotation keys) and played natively; source roles: " + roles +
+           (cycle.empty() ? "" : "; " + cycle);
   }
   if (binding.compressed) return "native, compressed";
   if (binding.mode == AnimationMode::kNative) return "native";
   return "retargeted (" + std::to_string(binding.retarget->mapped_count()) + " of " + std::to_string(rig.joint_count()) +
-         " joints mapped); source roles: " + roles;
+         " joints mapped); source roles: " + roles + (cycle.empty() ? "" : "; " + cycle);
 }
 
 AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, const Rig& rig, std::optional<Pose> base,
@@ -119,10 +136,12 @@ AnimationPoseSource::AnimationPoseSource(const io::SceneAnimation& animation, co
     : rig_(rig), base_(std::move(base)) {
   scratch_local_.resize(static_cast<size_t>(rig.joint_count()));
   scratch_coverage_.resize(static_cast<size_t>(rig.joint_count()));
-  bind_clip(clip_, animation.clip, animation.retarget, rig, bake, nullptr, keep_first_frame);
+  bind_clip(clip_, animation.clip, animation.retarget, rig, bake, nullptr, keep_first_frame, animation.cycle);
   // Rule AN11: the scene's (or the flag's) loop, else the file's own Loop, else the default; a
-  // clip played once is clamped, so its last frame at t = duration is its last pose.
-  const bool loop = animation.loop.value_or(clip_.source.loop.value_or(!once_by_default));
+  // clip played once is clamped, so its last frame at t = duration is its last pose. A cut cycle
+  // (rule LO1) is made to loop, so it loops unless told otherwise.
+  const bool file_loop = clip_.source.loop.value_or(!once_by_default);
+  const bool loop = animation.loop.value_or(animation.cycle == io::ClipCycle::kAuto || file_loop);
   wrap_ = loop ? WrapMode::kLoop : WrapMode::kClamp;
   context_ = make_animation_context(clip_.binding);
 }

@@ -28,6 +28,7 @@ struct BoundClip {
   std::string roles;                   // describe_roles() of the source roles (rule RT11)
   FootContacts contacts;               // retargeted clips: the source's foot contacts (rule RT17)
   std::string contact_note;            // why the floor comes from the rest (rule RT16), else empty
+  std::string cycle;                   // "cycle": "auto": the span cut (CycleSpan::describe, rule LO5), else empty
   AnimationBinding binding;
 
   const Clip& clip() const { return baked ? *baked : source.clip; }
@@ -40,10 +41,13 @@ struct BoundClip {
 /// Loads `path` (io::load_source_clip) and binds it to `rig` into `out`, retargeting with
 /// `retarget` when the names do not bind natively; `cache` (optional) shares retarget bindings
 /// between clips of one skeleton. A skeleton clip's synthetic first frame (rule RT23) is left
-/// out, with a note on stderr, unless `keep_first_frame` (--keep-first-frame). Throws CliError
-/// naming the clip and the reason.
+/// out, with a note on stderr, unless `keep_first_frame` (--keep-first-frame). With `cycle` auto
+/// (rules LO1-LO5) a skeleton clip is cut to its best loop of whole strides once its floor is
+/// found (the contacts and floor are then found again on the loop); the span goes to stderr as a
+/// note and into the description. Throws CliError naming the clip and the reason.
 void bind_clip(BoundClip& out, const std::filesystem::path& path, const io::SceneRetarget& retarget, const Rig& rig,
-               bool bake, RetargetCache* cache = nullptr, bool keep_first_frame = false);
+               bool bake, RetargetCache* cache = nullptr, bool keep_first_frame = false,
+               io::ClipCycle cycle = io::ClipCycle::kNone);
 
 /// The animator track a scene track plays: its settings over `bound`'s clip and binding (which
 /// must outlive it). A KeyframeSequence's Priority and Loop are the defaults (docs/formats.md,

@@ -75,7 +75,7 @@ AnimatorPoseSource::AnimatorPoseSource(const io::SceneDesc& scene, const Rig& ri
       continue;
     }
     auto bound = std::make_unique<BoundClip>();
-    bind_clip(*bound, t.clip, t.retarget, rig, bake, &cache_, keep_first_frame);
+    bind_clip(*bound, t.clip, t.retarget, rig, bake, &cache_, keep_first_frame, t.cycle);
     const TrackDesc d = scene_track_desc(t, *bound, is_animation_block);
     root_motion_ = root_motion_ || t.root_motion;
     notes_.push_back("track " + t.name + ": " + t.clip.string() + ", " + to_string(d.priority) + ", " +

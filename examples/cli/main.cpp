@@ -45,6 +45,7 @@ struct Options {
   std::string rbxmx_kind = "keyframes";  // --rbxmx-kind: keyframes (KeyframeSequence) or curves (CurveAnimation)
   bool bake = false;
   bool keep_first_frame = false;  // --keep-first-frame (rule RT23)
+  std::string cycle;              // --cycle auto|none (rule LO5); empty: the scene's
   std::optional<std::string> tolerance;  // --tolerance STUDS (checked in run_main: one line, exit 2)
   std::vector<std::string> set;          // --set NAME=VALUE (rule F10; checked by make_run)
   std::optional<std::string> rest, origin, floor;  // the animation's retarget settings (scene_run.hpp)
@@ -68,6 +69,7 @@ cli::RunRequest run_request(const Options& opt) {
   r.origin = opt.origin;
   r.floor = opt.floor;
   r.plant_feet = opt.plant_feet;
+  if (!opt.cycle.empty()) r.cycle = opt.cycle == "auto" ? io::ClipCycle::kAuto : io::ClipCycle::kNone;
   return r;
 }
 
@@ -281,6 +283,13 @@ int main(int argc, char** argv) {
       ->type_name("auto|rest|HEIGHT");
   app.add_flag("--plant-feet", opt.plant_feet,
                "retargeted clips: hold each contacting foot where its contact began, as retarget \"plant_feet\": true");
+  app.add_option("--cycle", opt.cycle,
+                 "the animation's clip (--clip or the scene's): auto = cut the best seamless loop of whole strides "
+                 "from a raw walk or run (same foot's contact start at both ends, seam blended, root motion "
+                 "continuing each loop; the span is reported on stderr), none = as captured (default: the scene's "
+                 "\"cycle\", else none); also what --out writes")
+      ->type_name("MODE")
+      ->check(CLI::IsMember({"auto", "none"}));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {

@@ -120,6 +120,7 @@ Run make_run(const RunRequest& opt) {
     apply_retarget_flags(opt, scene.animation->retarget);
   }
   apply_parameter_overrides(scene, opt.set);
+  if (opt.cycle && scene.animation) scene.animation->cycle = *opt.cycle;
   if (opt.frames) scene.frames = *opt.frames;
   if (opt.dt) scene.dt = *opt.dt;
 

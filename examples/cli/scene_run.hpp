@@ -35,6 +35,7 @@ struct RunRequest {
   std::optional<std::string> origin = {};  // --origin clip | first_frame (rule RT14)
   std::optional<std::string> floor = {};   // --floor auto | rest | HEIGHT in source units (rule RT16)
   bool plant_feet = false;            // --plant-feet (rule RT19)
+  std::optional<io::ClipCycle> cycle{};  // --cycle auto|none: the animation's "cycle" (rule LO5)
 };
 
 /// Applies --set NAME=VALUE (rule F10): the value replaces the parameter's default in every graph

@@ -116,12 +116,20 @@ SceneRetarget read_scene_retarget(const Json& r, const std::string& rp) {
 
 void read_scene_animation(const Json& value, const std::string& pointer, const SceneBlockContext& ctx, SceneDesc& scene) {
   require_object(value, pointer);
-  check_keys(value, pointer, {"clip", "loop", "retarget"});
+  check_keys(value, pointer, {"clip", "loop", "retarget", "cycle"});
   SceneAnimation a;
   a.clip = ctx.resolve(read_name(require_member(value, pointer, "clip"), pointer + "/clip"));
   if (const Json* loop = find_member(value, "loop")) a.loop = read_bool(*loop, pointer + "/loop");
   if (const Json* r = find_member(value, "retarget")) a.retarget = read_scene_retarget(*r, pointer + "/retarget");
+  if (const Json* c = find_member(value, "cycle")) a.cycle = read_clip_cycle(*c, pointer + "/cycle");
   scene.animation = std::move(a);
+}
+
+ClipCycle read_clip_cycle(const Json& value, const std::string& pointer) {
+  const std::string mode = read_string(value, pointer);
+  if (mode == "auto") return ClipCycle::kAuto;
+  if (mode == "none") return ClipCycle::kNone;
+  fail(pointer, "unknown cycle '" + mode + "' (expected \"auto\" or \"none\")");
 }
 
 }  // namespace detail

@@ -33,6 +33,8 @@ struct SceneBlock {
 
 /// The "retarget" object of the "animation" block and of each track (scene_animation.hpp).
 SceneRetarget read_scene_retarget(const Json& value, const std::string& pointer);
+/// "cycle": "auto" or "none" (rule LO1).
+ClipCycle read_clip_cycle(const Json& value, const std::string& pointer);
 
 /// The registered optional blocks, in the order they are read.
 std::span<const SceneBlock> scene_blocks();

@@ -48,7 +48,7 @@ void read_track_graph(const Json& g, const std::string& gp, const SceneBlockCont
 SceneTrack read_track(const Json& v, const std::string& tp, const SceneBlockContext& ctx) {
   require_object(v, tp);
   check_keys(v, tp, {"name", "clip", "graph", "retarget", "priority", "weight", "speed", "loop", "time", "playing",
-                     "mask", "additive", "root_motion"});
+                     "mask", "additive", "root_motion", "cycle"});
   SceneTrack t;
   t.name = read_name(require_member(v, tp, "name"), child_pointer(tp, "name"));
   if (const Json* g = find_member(v, "graph")) {
@@ -103,6 +103,7 @@ SceneTrack read_track(const Json& v, const std::string& tp, const SceneBlockCont
     if (const Json* d = find_member(*m, "descendants")) t.mask_descendants = read_bool(*d, child_pointer(mp, "descendants"));
   }
   if (const Json* r = find_member(v, "root_motion")) t.root_motion = read_bool(*r, child_pointer(tp, "root_motion"));
+  if (const Json* c = find_member(v, "cycle")) t.cycle = read_clip_cycle(*c, child_pointer(tp, "cycle"));  // rule LO1
   return t;
 }
 
@@ -266,6 +267,7 @@ SceneTrack animation_track(const SceneAnimation& animation) {
   t.retarget = animation.retarget;
   t.priority = TrackPriority::kCore;
   t.loop = animation.loop;
+  t.cycle = animation.cycle;
   return t;
 }
 

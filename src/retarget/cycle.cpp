@@ -228,11 +228,24 @@ Result<CycleSpan> find_cycle(const Clip& clip, const SourceSkeleton& source, con
   CycleSpan best;
   best.dt = s.dt;
   float best_e = std::numeric_limits<float>::infinity();
+  std::vector<std::vector<int>> all_starts;
+  for (size_t foot = 0; foot < contacts.feet.size(); ++foot) all_starts.push_back(contact_starts(contacts, foot));
+  // A stride is a step of each foot: between two starts of one foot, every other foot starts as
+  // many contacts as there are strides (a weight shift while standing is no stride).
+  auto alternates = [&](size_t foot, int from, int to, int strides) {
+    for (size_t other = 0; other < all_starts.size(); ++other) {
+      if (other == foot) continue;
+      const auto& s = all_starts[other];
+      if (std::count_if(s.begin(), s.end(), [&](int f) { return f > from && f < to; }) != strides) return false;
+    }
+    return true;
+  };
   for (size_t foot = 0; foot < contacts.feet.size(); ++foot) {
-    const std::vector<int> starts = contact_starts(contacts, foot);
+    const std::vector<int>& starts = all_starts[foot];
     for (size_t p = 0; p < starts.size(); ++p) {
       for (size_t q = p + 1; q < starts.size(); ++q) {
         const int strides = static_cast<int>(q - p);
+        if (!alternates(foot, starts[p], starts[q], strides)) continue;
         const float period = static_cast<float>(starts[q] - starts[p]) / static_cast<float>(strides);
         const int w = static_cast<int>(std::lround(window * period));
         for (int a = std::max(1, starts[p] - w); a <= std::min(s.frames - 2, starts[p] + w); ++a) {

@@ -16,7 +16,8 @@
 
 // "floor": "auto" | "rest" | a height in source units (rule RT16, default "auto"), and
 // "plant_feet": true | false (rule RT19, default false: hold each contacting foot where its
-// contact began, with the two-bone leg solve).
+// contact began, with the two-bone leg solve). Beside "retarget", the block takes
+// "cycle": "auto" | "none" (rule LO1: cut a seamless loop of whole strides from raw capture).
 #pragma once
 
 #include <filesystem>
@@ -60,11 +61,16 @@ struct SceneRetarget {
   bool plant_feet = false;    // "plant_feet" (rule RT19)
 };
 
+/// "cycle" on an animation block or a track (rules LO1-LO4, docs/locomotion.md): "none" plays
+/// the clip as captured; "auto" cuts the best loop of whole strides from it (retarget/cycle.hpp).
+enum class ClipCycle { kNone, kAuto };
+
 struct SceneAnimation {
   std::filesystem::path clip;  // resolved against the scene file's folder
   // "loop": wrap the clip time, else clamp at its ends. Unset: the file's own Loop (a Roblox
   // KeyframeSequence or CurveAnimation), else looped in a scene (rule AN11).
   std::optional<bool> loop;
+  ClipCycle cycle = ClipCycle::kNone;  // "cycle"
   SceneRetarget retarget;
 };
 

@@ -64,6 +64,7 @@ struct SceneTrack {
   bool additive = false;                  // "additive": true or {"reference_time": s}
   float reference_time = 0.0f;            // the additive reference pose's clip time
   bool root_motion = false;
+  ClipCycle cycle = ClipCycle::kNone;     // "cycle": "auto" cuts a loop of whole strides (rule LO1)
 };
 
 enum class SceneCommandKind { kPlay, kStop, kAdjustWeight, kAdjustSpeed, kSetTime, kSetParameter };

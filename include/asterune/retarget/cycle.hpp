@@ -54,10 +54,11 @@ struct CycleSpan {
 /// Rule LO1, LO2: the span of whole strides whose ends match best. `contacts` are the clip's
 /// foot contacts (find_foot_contacts() on `clip` and `source`: its grid, feet, up and leg length
 /// are used). Candidates: for each foot, every pair of its contact starts i < j (a contact that
-/// begins at the clip's first frame is not a start), each end moved by up to
+/// begins at the clip's first frame is not a start) between which every other foot starts
+/// exactly j - i contacts (one step of each foot per stride), each end moved by up to
 /// options.search_window of the mean stride period; the span with the smallest mismatch E wins
 /// (ties within 1e-6: more strides). Fails, naming the clip, when it does not bind to `source`, when no foot
-/// has two contact starts (less than one whole stride), or when the contacts were found on
+/// has two such contact starts (less than one whole stride), or when the contacts were found on
 /// another grid.
 Result<CycleSpan> find_cycle(const Clip& clip, const SourceSkeleton& source, const FootContacts& contacts,
                              const CycleOptions& options = {});
