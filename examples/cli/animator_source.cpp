@@ -49,16 +49,7 @@ AnimatorPoseSource::AnimatorPoseSource(const io::SceneDesc& scene, const Rig& ri
       const int index = static_cast<int>(i) - (scene.animation ? 1 : 0);  // its place in "tracks"
       auto graph = std::make_unique<BoundGraph>();
       bind_graph(*graph, t, rig, bake, &cache_, keep_first_frame, graph_label(t, file, index));
-      TrackDesc d;
-      d.name = t.name;
-      d.source = &graph->instance;
-      d.priority = t.priority.value_or(TrackPriority::kCore);
-      d.weight = t.weight;
-      d.speed = t.speed;
-      d.playing = t.playing;
-      d.mask.parts = t.mask_parts;
-      d.mask.descendants = t.mask_descendants;
-      d.root_motion = t.root_motion;  // rule GR16: the graph's blended root step
+      TrackDesc d = graph_track_desc(t, *graph);  // rule GR16: root_motion is the graph's blended root step
       root_motion_ = root_motion_ || t.root_motion;
       std::string note = "track " + t.name + ": graph " +
                          (t.graph_file.empty() ? std::string("(inline)") : t.graph_file.string()) + " (" +

@@ -80,4 +80,18 @@ bool parse_parameter_value(std::string_view text, GraphParameterType type, io::S
   return false;
 }
 
+TrackDesc graph_track_desc(const io::SceneTrack& track, BoundGraph& graph) {
+  TrackDesc d;
+  d.name = track.name;
+  d.source = &graph.instance;
+  d.priority = track.priority.value_or(TrackPriority::kCore);
+  d.weight = track.weight;
+  d.speed = track.speed;
+  d.playing = track.playing;
+  d.mask.parts = track.mask_parts;
+  d.mask.descendants = track.mask_descendants;
+  d.root_motion = track.root_motion;
+  return d;
+}
+
 }  // namespace asterune::cli

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "asterune/anim/animator.hpp"
 #include "asterune/documents/scene_tracks.hpp"
 #include "asterune/graph/graph.hpp"
 #include "asterune/retarget/cache.hpp"
@@ -33,6 +34,11 @@ std::string graph_label(const io::SceneTrack& track, const std::string& scene_fi
 /// reason (a clip that does not load or bind, a graph build_graph refuses).
 void bind_graph(BoundGraph& out, const io::SceneTrack& track, const Rig& rig, bool bake, RetargetCache* cache,
                 bool keep_first_frame, const std::string& label);
+
+/// The Animator track that plays `graph` for `track` (rule GR15): the scene track's name,
+/// priority (default Core), weight, speed, playing, mask and root_motion (rule GR16), with the
+/// graph instance as its pose source. asterune-solve and the viewer both build it here.
+TrackDesc graph_track_desc(const io::SceneTrack& track, BoundGraph& graph);
 
 /// Sets a parameter from a set_parameter command's value (rule F10; its type was checked when
 /// the scene was read). For a number, `number` replaces the command's value (a ramp's current

@@ -67,16 +67,7 @@ SceneHost::SceneHost(const std::string& scene_file) {
       auto graph = std::make_unique<cli::BoundGraph>();
       cli::bind_graph(*graph, t, rig_, false, &cache_, false,
                       cli::graph_label(t, file, static_cast<int>(i) - (scene_.animation ? 1 : 0)));
-      TrackDesc d;
-      d.name = t.name;
-      d.source = &graph->instance;
-      d.priority = t.priority.value_or(TrackPriority::kCore);
-      d.weight = t.weight;
-      d.speed = t.speed;
-      d.playing = t.playing;
-      d.mask.parts = t.mask_parts;
-      d.mask.descendants = t.mask_descendants;
-      d.root_motion = t.root_motion;
+      TrackDesc d = cli::graph_track_desc(t, *graph);
       root_motion_ = root_motion_ || t.root_motion;
       notes.push_back("track " + t.name + ": graph " +
                       (t.graph_file.empty() ? std::string("(inline)") : t.graph_file.filename().string()) + ", " +
