@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "anim/animator_track.hpp"
+#include "asterune/clip/markers.hpp"
 
 namespace asterune {
 
@@ -139,6 +140,7 @@ bool next_event(T& tr, const Clip& clip, int index) {
           const int mi = tr.markers[static_cast<size_t>(tr.forward ? tr.k : m_count - 1 - tr.k)];
           ++tr.k;
           const ClipMarker& m = clip.markers[static_cast<size_t>(mi)];
+          if (tr.looped_walk && is_loop_seam_twin(clip, mi, 0.0f, tr.length, tr.forward)) break;  // rule AN17
           const double t = std::clamp(static_cast<double>(m.time), 0.0, L);
           const double u = static_cast<double>(tr.lap) * L + (tr.forward ? t : L - t);
           if (!(u > tr.v0)) break;
@@ -201,6 +203,7 @@ double event_total(const T& tr, const Clip& clip) {
   if (!tr.walk) return total;
   const double L = static_cast<double>(tr.length);
   for (const int mi : tr.markers) {
+    if (tr.looped_walk && is_loop_seam_twin(clip, mi, 0.0f, tr.length, tr.forward)) continue;  // rule AN17
     const double t = std::clamp(static_cast<double>(clip.markers[static_cast<size_t>(mi)].time), 0.0, L);
     const double vm = tr.forward ? t : L - t;
     if (tr.looped_walk)

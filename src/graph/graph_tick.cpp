@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "graph/graph_tick.hpp"
+#include "asterune/clip/markers.hpp"
 
 namespace asterune::graph_detail {
 namespace {
@@ -115,7 +116,10 @@ void Ticker::emit(int node, float u0, float du, float weight) {
         const int mi = d.markers[static_cast<size_t>(ascending ? k : m - 1 - k)];
         const ClipMarker& mk = d.clip->markers[static_cast<size_t>(mi)];
         if (mk.time < t.ts || mk.time > t.te) continue;  // rule GR2: only markers inside the trim
+        if (!ping && !once && is_loop_seam_twin(*d.clip, mi, t.ts, t.te, t.forward)) continue;  // rule AN17
         float f = L > 0.0f ? (t.forward ? (mk.time - t.ts) / L : (t.te - mk.time) / L) : 0.0f;
+        // Rule AN17: a PingPong's turns are one instant each, reported by the half that reaches them.
+        if (ping && half == 1 && (f <= 0.0f || f >= 1.0f)) continue;
         float up = ping ? (half == 0 ? 0.5f * f : 1.0f - 0.5f * f) : f;
         up += static_cast<float>(lap);
         const bool crossed = up > u0 && up <= u1;

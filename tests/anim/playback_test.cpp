@@ -338,3 +338,58 @@ TEST_CASE("an update allocates nothing (rule RG1)", "[anim]") {
   (void)a.update(rig, 50.0f, out.local, out.coverage, ev);  // overflowing events
   CHECK(scope.count() == 0);
 }
+
+TEST_CASE("a loop's end and start are one instant: a marker twin at both is reported once a lap (rule AN17)", "[anim]") {
+  const Rig rig = r15_rig();
+  // A contact that spans the seam: the detector sees a start at the last frame and at frame 0.
+  const Clip clip = marked_clip({marker(0.0f, "Footstep", "Right"), marker(0.5f, "Footstep", "Left"),
+                                 marker(1.0f, "Footstep", "Right")});
+  const auto b = native_binding(clip, rig);
+  Out out(rig);
+  std::array<AnimEvent, 32> ev;
+  auto values = [&](const AnimatorReport& r) {
+    std::string s;
+    for (int i = 0; i < r.events_written; ++i)
+      if (ev[static_cast<size_t>(i)].kind == AnimEventKind::kMarker) s += ev[static_cast<size_t>(i)].value.substr(0, 1);
+    return s;
+  };
+  SECTION("looped forward: 0.25 -> 3.25 crosses three laps, one Right per lap") {
+    TrackDesc d = track("Walk", clip, *b, TrackPriority::kMovement);
+    d.time = 0.25f;
+    Animator a = build_animator(rig, {d});
+    const AnimatorReport r = a.update(rig, 3.0f, out.local, out.coverage, ev);
+    REQUIRE(r.ok);
+    CHECK(values(r) == "LRLRLR");
+    CHECK(r.events_dropped == 0);
+    std::array<AnimEvent, 2> small;  // the dropped count agrees with the walk (L, R, wrap per lap)
+    a.set_time(0, 0.25f);
+    const AnimatorReport rs = a.update(rig, 3.0f, out.local, out.coverage, small);
+    CHECK(rs.events_written + rs.events_dropped == 9);
+  }
+  SECTION("looped backwards: the start is the end, the twin at 0 is left out") {
+    TrackDesc d = track("Walk", clip, *b, TrackPriority::kMovement);
+    d.time = 0.75f;
+    d.speed = -1.0f;
+    Animator a = build_animator(rig, {d});
+    const AnimatorReport r = a.update(rig, 2.0f, out.local, out.coverage, ev);  // 0.75 -> -1.25
+    CHECK(values(r) == "LRLR");
+  }
+  SECTION("not looped: both ends are distinct instants and both report") {
+    TrackDesc d = track("Walk", clip, *b, TrackPriority::kMovement);
+    d.looped = false;
+    d.time = 0.0f;
+    Animator a = build_animator(rig, {d});
+    a.update(rig, 0.0f, out.local, out.coverage, ev);
+    const AnimatorReport r = a.update(rig, 1.5f, out.local, out.coverage, ev);
+    CHECK(values(r) == "LR");
+  }
+  SECTION("a marker alone at the end has no twin and stays") {
+    const Clip lone = marked_clip({marker(0.5f, "Footstep", "Left"), marker(1.0f, "Footstep", "Right")});
+    const auto lb = native_binding(lone, rig);
+    TrackDesc d = track("Walk", lone, *lb, TrackPriority::kMovement);
+    d.time = 0.25f;
+    Animator a = build_animator(rig, {d});
+    const AnimatorReport r = a.update(rig, 2.0f, out.local, out.coverage, ev);
+    CHECK(values(r) == "LRLR");
+  }
+}
