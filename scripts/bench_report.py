@@ -32,6 +32,8 @@ GOALS = [
      "full R15 frame: retarget + feet/pelvis + look-at + arm IK + tail spring"),
     ("BM_AnimatorR15", "time", 1.0, 30.0, "animator: four R15 tracks sampled and composed"),
     ("BM_AnimatorR15Compose", "ns_per_joint_track", 1.0, 0.1, "animator composition alone, per joint per track"),
+    ("BM_GraphLocomotionR15", "time", 1.0, 30.0,
+     "graph track: Blend1D in an 8-direction Blend2D, masked Over, Add (17 nodes), R15"),
     ("BM_Batch10k", "ms_per_frame", 2.0 / 10000.0, 25.0,
      "10,000 characters through the batch API on 2 threads: wall time x 2 / 10,000, per character"),
 ]
