@@ -82,12 +82,25 @@ AnimatorPoseSource::AnimatorPoseSource(const io::SceneDesc& scene, const Rig& ri
   animator_ = std::move(built).value();
 
   commands_ = scene.commands;
+  size_t ramp_commands = 0;
   for (const io::SceneCommand& c : commands_) {
+    ramp_commands += c.kind == io::SceneCommandKind::kSetParameter ? 1 : 0;
+    if (c.kind == io::SceneCommandKind::kSnapshot || c.kind == io::SceneCommandKind::kRestore) {
+      command_track_.push_back(-1);  // whole-character (rule F27)
+      if (c.kind == io::SceneCommandKind::kSnapshot &&
+          std::none_of(snapshots_.begin(), snapshots_.end(), [&](const Snapshot& s) { return s.id == c.snapshot; }))
+        snapshots_.push_back(Snapshot{c.snapshot, std::vector<std::byte>(animator_.snapshot_size()), {}, 0.0f, {}, {}});
+      continue;
+    }
     const int track = animator_.find_track(c.track);
     if (track < 0) throw CliError(file + ": command at t = " + std::to_string(c.t) + ": unknown track '" + c.track + "'");
     command_track_.push_back(track);
   }
   applied_.assign(commands_.size(), false);
+  // Reserved so that a ramp and a snapshot's copy of the ramps never allocate during the run.
+  ramps_.reserve(ramp_commands);
+  pending_.reserve(commands_.size());
+  for (Snapshot& snap : snapshots_) snap.ramps.reserve(ramp_commands);
   tracks_.resize(static_cast<size_t>(animator_.track_count()));
   for (int t = 0; t < animator_.track_count(); ++t) tracks_[static_cast<size_t>(t)].name = animator_.desc(t).name;
   events_.resize(static_cast<size_t>(kMaxFrameEvents));
@@ -103,6 +116,45 @@ void AnimatorPoseSource::run_set_parameter(int track, const io::SceneParameterVa
     return;
   }
   set_graph_parameter(graph, value, value.number);
+}
+
+void AnimatorPoseSource::run_state_command(const io::SceneCommand& c, float time) {
+  int index = 0;
+  while (snapshots_[static_cast<size_t>(index)].id != c.snapshot) ++index;  // the reader checked the id
+  Snapshot& snap = snapshots_[static_cast<size_t>(index)];
+  if (c.kind == io::SceneCommandKind::kSnapshot) {
+    animator_.snapshot(snap.animator);
+    snap.ramps = ramps_;
+    snap.time = time;
+    pending_.push_back(PendingState{index, false});
+    return;
+  }
+  animator_.restore(snap.animator);
+  // The scene clock goes on: a ramp saved running resumes with the time it had left.
+  ramps_ = snap.ramps;
+  for (Ramp& r : ramps_) r.start += time - snap.time;
+  pending_.push_back(PendingState{index, true});
+}
+
+void AnimatorPoseSource::prepare_rollback(std::span<const std::unique_ptr<FrameStep>> steps) {
+  for (Snapshot& snap : snapshots_) {
+    snap.steps.clear();
+    for (const auto& step : steps) snap.steps.emplace_back(step->state_size());
+  }
+}
+
+void AnimatorPoseSource::finish_rollback(std::optional<Transform>& motion,
+                                         std::span<const std::unique_ptr<FrameStep>> steps) {
+  for (const PendingState& p : pending_) {
+    Snapshot& snap = snapshots_[static_cast<size_t>(p.snapshot)];
+    if (p.restore) motion = snap.motion;
+    else snap.motion = motion;
+    for (size_t i = 0; i < steps.size() && i < snap.steps.size(); ++i) {
+      if (p.restore) steps[i]->load_state(snap.steps[i]);
+      else steps[i]->save_state(snap.steps[i]);
+    }
+  }
+  pending_.clear();
 }
 
 void AnimatorPoseSource::record_graph(int track, io::TrackRecord& r) const {
@@ -174,6 +226,8 @@ void AnimatorPoseSource::sample(float time, float dt, std::span<Transform> local
       case io::SceneCommandKind::kAdjustSpeed: animator_.adjust_speed(track, c.speed); break;
       case io::SceneCommandKind::kSetTime: animator_.set_time(track, c.time); break;
       case io::SceneCommandKind::kSetParameter: run_set_parameter(track, c.parameter, time); break;
+      case io::SceneCommandKind::kSnapshot:
+      case io::SceneCommandKind::kRestore: run_state_command(c, time); break;
     }
   }
 }

@@ -50,6 +50,10 @@ class AnimatorPoseSource final : public PoseSource {
   /// Retargeted tracks whose floor comes from the rest pose (rule RT16): one line each.
   std::vector<std::string> contact_notes() const;
   const Animator& animator() const { return animator_; }
+  /// Rule F27: one buffer per snapshot id, sized here once the steps are known.
+  void prepare_rollback(std::span<const std::unique_ptr<FrameStep>> steps) override;
+  /// Rule F27: the frame's snapshot saves, or its restore puts back, the root motion and steps.
+  void finish_rollback(std::optional<Transform>& motion, std::span<const std::unique_ptr<FrameStep>> steps) override;
 
  private:
   Rig rig_;  // a copy: the Run that owns this source may move its own rig
@@ -69,6 +73,24 @@ class AnimatorPoseSource final : public PoseSource {
   };
   std::vector<Ramp> ramps_;
   void run_set_parameter(int track, const io::SceneParameterValue& value, float time);
+  // A snapshot command's buffer (rule F27): the animator's state (with every graph's), the
+  // ramps, the root motion so far and each step's state, saved after the frame's commands.
+  struct Snapshot {
+    std::string id;
+    std::vector<std::byte> animator;
+    std::vector<Ramp> ramps;
+    float time = 0.0f;  // the frame it was taken at: a restored ramp keeps its remaining time
+    std::optional<Transform> motion;
+    std::vector<std::vector<std::byte>> steps;
+  };
+  std::vector<Snapshot> snapshots_;
+  // This frame's snapshot and restore commands in file order, finished in finish_rollback.
+  struct PendingState {
+    int snapshot = 0;
+    bool restore = false;
+  };
+  std::vector<PendingState> pending_;
+  void run_state_command(const io::SceneCommand& command, float time);
   void record_graph(int track, io::TrackRecord& record) const;
   std::vector<std::string> notes_;
   Animator animator_;

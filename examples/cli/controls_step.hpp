@@ -22,6 +22,10 @@ class ControlStackStep final : public FrameStep {
               std::vector<io::ControlRecord>& reports) override;
   /// The scene's ground, handed to the stack each frame (rule G1); a bad shape throws CliError.
   void set_ground(const GroundDesc& ground, const std::string& origin);
+  /// The stack's retained state (rule AN14), for the scene's snapshot commands (rule F27).
+  std::size_t state_size() const override { return stack_.snapshot_size(); }
+  bool save_state(std::span<std::byte> out) const override { return stack_.snapshot(out); }
+  bool load_state(std::span<const std::byte> in) override { return stack_.restore(in); }
 
  private:
   Rig rig_;  // own copy: the Run that holds the original may move

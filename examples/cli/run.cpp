@@ -44,6 +44,7 @@ void run_frames(Run& run, int first_recorded, int last_recorded,
   io::FrameRecord rec;
   rec.world.resize(static_cast<size_t>(n));
   std::optional<Transform> motion;  // root motion so far (rule AN9), applied after the scene's root
+  if (run.source) run.source->prepare_rollback(run.steps);
   for (int f = 0; f < run.frames; ++f) {
     const float t = static_cast<float>(f) * run.dt;
     reset_pose(pose.local_span(), pose.coverage_span());
@@ -60,6 +61,7 @@ void run_frames(Run& run, int first_recorded, int last_recorded,
     const Transform base = run.root_path.empty() ? run.root : io::sample_root_path(run.root_path, t);
     const Transform root = motion ? base * *motion : base;
     for (auto& step : run.steps) step->update(t, run.dt, root, pose.local_span(), pose.coverage_span(), rec.controls);
+    if (run.source) run.source->finish_rollback(motion, run.steps);
     evaluate_world(run.rig, root, pose.local_span(), rec.world);
     if (f >= first_recorded && f <= last_recorded) {
       rec.frame = f;

@@ -3,6 +3,7 @@
 // list of frame steps applied after it (the control stack), evaluated frame by frame.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -27,6 +28,8 @@ struct CliError : std::runtime_error {
 /// Writes the animated pose of one frame (a pose file, the procedural demo, a clip, or an
 /// animator's tracks). Called once per frame, in frame order, with the pose reset to identity /
 /// coverage 0; `dt` is the time since the previous frame (0 on the first frame).
+class FrameStep;
+
 class PoseSource {
  public:
   virtual ~PoseSource() = default;
@@ -41,6 +44,15 @@ class PoseSource {
   }
   /// The source's foot contact states at `time` (rule RT17); none by default.
   virtual void foot_contacts(float /*time*/, std::vector<io::FootContactRecord>& out) const { out.clear(); }
+  /// Before the first frame: a source with snapshot commands (rule F27) sizes its buffers for
+  /// the run's steps too. Nothing by default.
+  virtual void prepare_rollback(std::span<const std::unique_ptr<FrameStep>> steps) { (void)steps; }
+  /// At the end of a frame, after the steps: a snapshot command of the frame saves the root
+  /// motion so far and the steps' state, a restore puts the saved ones back (rule F27).
+  virtual void finish_rollback(std::optional<Transform>& motion, std::span<const std::unique_ptr<FrameStep>> steps) {
+    (void)motion;
+    (void)steps;
+  }
 };
 
 /// Adjusts the pose after the source, e.g. the control stack (IK, look-at, feet, springs).
@@ -49,6 +61,11 @@ class FrameStep {
   virtual ~FrameStep() = default;
   virtual void update(float time, float dt, const Transform& root, std::span<Transform> local,
                       std::span<float> coverage, std::vector<io::ControlRecord>& reports) = 0;
+  /// The state a snapshot command saves (rule F27): bytes, fixed after construction; a step
+  /// that keeps nothing between frames has none.
+  virtual std::size_t state_size() const { return 0; }
+  virtual bool save_state(std::span<std::byte> out) const { return out.empty(); }
+  virtual bool load_state(std::span<const std::byte> in) { return in.empty(); }
 };
 
 /// A fixed pose (from an asterune.pose/1 file, or the rest pose).

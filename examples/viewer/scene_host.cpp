@@ -123,6 +123,13 @@ SceneHost::SceneHost(const std::string& scene_file) {
   if (!c) throw cli::CliError(file + ": " + c.message());
   start_ = std::move(c.value());
   for (const io::SceneCommand& cmd : scene_.commands) {
+    if (cmd.kind == io::SceneCommandKind::kSnapshot || cmd.kind == io::SceneCommandKind::kRestore) {
+      command_track_.push_back(-1);  // whole-character (rule F27)
+      if (cmd.kind == io::SceneCommandKind::kSnapshot &&
+          std::none_of(snapshots_.begin(), snapshots_.end(), [&](const Snapshot& s) { return s.id == cmd.snapshot; }))
+        snapshots_.push_back(Snapshot{cmd.snapshot, {}, {}, {}, 0.0f});
+      continue;
+    }
     const int track = start_.animator.find_track(cmd.track);
     if (track < 0) throw cli::CliError(file + ": command: unknown track '" + cmd.track + "'");
     command_track_.push_back(track);
@@ -151,6 +158,12 @@ void SceneHost::set_crowd(int n) {
   n = has_graphs_ ? 1 : std::clamp(n, 1, kMaxCrowd);
   characters_.assign(static_cast<size_t>(n), start_);
   motion_.assign(static_cast<size_t>(n), Transform::identity());
+  for (Snapshot& snap : snapshots_) {  // sized here, so a snapshot command allocates nothing
+    snap.characters.assign(static_cast<size_t>(n), std::vector<std::byte>(character_snapshot_size(start_)));
+    snap.motion.assign(static_cast<size_t>(n), Transform::identity());
+    snap.ramps.reserve(scene_.commands.size());
+  }
+  ramps_.reserve(scene_.commands.size());
   // The stacks were built from controls_ with their current edits (enabled, weight, ...):
   // copies of start_ carry the scene's values, so the edits are applied again.
   for (int i = 0; i < control_count(); ++i) {
@@ -216,6 +229,10 @@ void SceneHost::run_commands(float t) {
     applied_[k] = true;
     const io::SceneCommand& c = scene_.commands[k];
     const int track = command_track_[k];
+    if (c.kind == io::SceneCommandKind::kSnapshot || c.kind == io::SceneCommandKind::kRestore) {
+      run_state_command(c, t);
+      continue;
+    }
     if (c.kind == io::SceneCommandKind::kSetParameter) {  // the graph, not the characters' animators
       GraphInstance* g = graph(track);
       if (!g) continue;
@@ -234,10 +251,34 @@ void SceneHost::run_commands(float t) {
         case io::SceneCommandKind::kAdjustWeight: ch.animator.adjust_weight(track, c.weight, c.fade); break;
         case io::SceneCommandKind::kAdjustSpeed: ch.animator.adjust_speed(track, c.speed); break;
         case io::SceneCommandKind::kSetTime: ch.animator.set_time(track, c.time); break;
-        case io::SceneCommandKind::kSetParameter: break;  // handled above
+        case io::SceneCommandKind::kSetParameter:
+        case io::SceneCommandKind::kSnapshot:
+        case io::SceneCommandKind::kRestore: break;  // handled above
       }
     }
   }
+}
+
+// Rule F27: every character of the crowd saves (or gets back) its whole state and root motion.
+void SceneHost::run_state_command(const io::SceneCommand& c, float t) {
+  auto snap = std::find_if(snapshots_.begin(), snapshots_.end(), [&](const Snapshot& s) { return s.id == c.snapshot; });
+  if (snap == snapshots_.end()) return;  // the reader checked the id
+  for (size_t i = 0; i < characters_.size() && i < snap->characters.size(); ++i) {
+    if (c.kind == io::SceneCommandKind::kSnapshot) {
+      snapshot_character(characters_[i], snap->characters[i]);
+      snap->motion[i] = motion_[i];
+    } else {
+      restore_character(characters_[i], snap->characters[i]);
+      motion_[i] = snap->motion[i];
+    }
+  }
+  if (c.kind == io::SceneCommandKind::kSnapshot) {
+    snap->ramps = ramps_;
+    snap->time = t;
+    return;
+  }
+  ramps_ = snap->ramps;
+  for (Ramp& r : ramps_) r.start += t - snap->time;
 }
 
 int SceneHost::find_control(const std::string& name) const { return start_.stack.find(name); }

@@ -94,6 +94,17 @@ class SceneHost {
     float from = 0.0f, to = 0.0f, start = 0.0f, over = 0.0f;
   };
   std::vector<Ramp> ramps_;
+  // A snapshot command's id (rule F27): per character its snapshot_character() buffer and root
+  // motion so far, and the ramps running when it ran (restored with the time they had left).
+  struct Snapshot {
+    std::string id;
+    std::vector<std::vector<std::byte>> characters;
+    std::vector<Transform> motion;
+    std::vector<Ramp> ramps;
+    float time = 0.0f;
+  };
+  std::vector<Snapshot> snapshots_;
+  void run_state_command(const io::SceneCommand& command, float time);
   bool has_graphs_ = false;
   Clip pose_clip_;                 // the scene's pose (or the rest pose) as a one-key clip
   AnimationBinding pose_binding_;

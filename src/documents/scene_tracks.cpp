@@ -153,6 +153,50 @@ SceneParameterValue read_set_parameter(const Json& a, const std::string& ap, con
   return p;
 }
 
+// {"t", "snapshot": ID} or {"t", "restore": ID} (rule F27): whole-character, so no "track".
+bool read_state_command(const Json& v, const std::string& cp, SceneCommand& c) {
+  const bool snapshot = find_member(v, "snapshot") != nullptr;
+  if (!snapshot && !find_member(v, "restore")) return false;
+  const std::string key = snapshot ? "snapshot" : "restore";
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const std::string& k = it.key();
+    if (k == "t" || k == key || (!k.empty() && k[0] == '_')) continue;
+    if (k == "track")
+      fail(child_pointer(cp, k), "a " + key + " command is whole-character: it takes no 'track'");
+    fail(child_pointer(cp, k), "a command has one action ('" + key + "' is already given)");
+  }
+  const std::string ip = child_pointer(cp, key);
+  const Json& id = v[key];
+  if (!id.is_string()) fail(ip, "the " + key + " id must be a string, e.g. \"A\"");
+  c.snapshot = read_name(id, ip);
+  c.kind = snapshot ? SceneCommandKind::kSnapshot : SceneCommandKind::kRestore;
+  return true;
+}
+
+// Rule F27: a restore names an id that a snapshot due earlier saves (a smaller t, or the same t
+// and earlier in the file, as commands due together run in file order), so its buffer is filled.
+void check_restores(const std::vector<SceneCommand>& commands, const std::string& pointer) {
+  for (size_t i = 0; i < commands.size(); ++i) {
+    const SceneCommand& c = commands[i];
+    if (c.kind != SceneCommandKind::kRestore) continue;
+    const SceneCommand* later = nullptr;
+    bool saved = false;
+    for (size_t k = 0; k < commands.size() && !saved; ++k) {
+      const SceneCommand& s = commands[k];
+      if (s.kind != SceneCommandKind::kSnapshot || s.snapshot != c.snapshot) continue;
+      saved = s.t < c.t || (s.t == c.t && k < i);
+      if (!saved && !later) later = &s;
+    }
+    if (saved) continue;
+    const std::string ip = child_pointer(child_pointer(pointer, i), "restore");
+    if (later)
+      fail(ip, "restore '" + c.snapshot + "' at t = " + std::to_string(c.t) + " runs before the snapshot '" +
+                   c.snapshot + "' at t = " + std::to_string(later->t) + " saves it");
+    fail(ip, "no snapshot command saves '" + c.snapshot + "' (a restore follows {\"t\": ..., \"snapshot\": \"" +
+                 c.snapshot + "\"})");
+  }
+}
+
 }  // namespace
 
 void read_scene_tracks(const Json& value, const std::string& pointer, const SceneBlockContext& ctx, SceneDesc& scene) {
@@ -181,6 +225,10 @@ void read_scene_commands(const Json& value, const std::string& pointer, const Sc
     SceneCommand c;
     c.t = read_float(require_member(v, cp, "t"), child_pointer(cp, "t"));
     if (c.t < 0.0f) fail(child_pointer(cp, "t"), "must be a time in seconds >= 0");
+    if (read_state_command(v, cp, c)) {
+      scene.commands.push_back(std::move(c));
+      continue;
+    }
     c.track = read_name(require_member(v, cp, "track"), child_pointer(cp, "track"));
     const SceneTrack* track = nullptr;
     for (const SceneTrack& t : scene.tracks)
@@ -207,7 +255,7 @@ void read_scene_commands(const Json& value, const std::string& pointer, const Sc
       if (!known)
         fail(child_pointer(cp, key), "unknown key '" + key +
                                          "' (expected t, track and one of: play, stop, adjust_weight, adjust_speed, set_time, "
-                                         "set_parameter)");
+                                         "set_parameter; or t and snapshot or restore)");
       if (action) fail(child_pointer(cp, key), "a command has one action ('" + action_name + "' is already given)");
       action = &it.value();
       action_name = key;
@@ -256,6 +304,7 @@ void read_scene_commands(const Json& value, const std::string& pointer, const Sc
     }
     scene.commands.push_back(std::move(c));
   }
+  check_restores(scene.commands, pointer);
 }
 
 }  // namespace detail

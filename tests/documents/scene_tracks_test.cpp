@@ -258,3 +258,46 @@ TEST_CASE("scene tracks: mask parts are checked against the rig (rules AN5, R6)"
   CHECK(rs.message() == "x.scene.json: /tracks/0/mask/parts/0: 'HumanoidRootPart' is the root part of rig 'R15', "
                         "which no joint places (name the parts below it)");
 }
+
+TEST_CASE("scene commands: snapshot and restore, and their bad input on one line (rule F27)", "[io][scene][tracks]") {
+  const std::string walk = R"("tracks": [{"name": "Walk", "clip": "w.bvh"}], "commands": [)";
+  const io::SceneDesc s = parse(walk + R"({"t": 1.0, "snapshot": "A"}, {"t": 2.0, "restore": "A"},)"
+                                       R"( {"t": 2.0, "snapshot": "B"}, {"t": 2.0, "restore": "B"}])");
+  REQUIRE(s.commands.size() == 4);
+  CHECK(s.commands[0].kind == io::SceneCommandKind::kSnapshot);
+  CHECK(s.commands[0].snapshot == "A");
+  CHECK(s.commands[0].track.empty());
+  CHECK(s.commands[1].kind == io::SceneCommandKind::kRestore);
+  CHECK(s.commands[1].t == 2.0f);
+  CHECK(s.commands[3].snapshot == "B");
+  // Due earlier in time though later in the file: commands at other frames run by time.
+  CHECK(parse(walk + R"({"t": 2.0, "restore": "A"}, {"t": 1.0, "snapshot": "A"}])").commands.size() == 2);
+  auto one_line = [](const std::string& m) {
+    CHECK(m.find('\n') == std::string::npos);
+    return m;
+  };
+  CHECK(one_line(error(walk + R"({"t": 2.0, "restore": "A"}])")) ==
+        "x.scene.json: /commands/0/restore: no snapshot command saves 'A' (a restore follows "
+        "{\"t\": ..., \"snapshot\": \"A\"})");
+  CHECK(one_line(error(walk + R"({"t": 1.0, "snapshot": "B"}, {"t": 2.0, "restore": "A"}])")) ==
+        "x.scene.json: /commands/1/restore: no snapshot command saves 'A' (a restore follows "
+        "{\"t\": ..., \"snapshot\": \"A\"})");
+  CHECK_THAT(one_line(error(walk + R"({"t": 3.0, "snapshot": "A"}, {"t": 2.0, "restore": "A"}])")),
+             Contains("x.scene.json: /commands/1/restore: restore 'A' at t = 2.000000 runs before the snapshot 'A' at "
+                      "t = 3.000000 saves it"));
+  CHECK(one_line(error(walk + R"({"t": 2.0, "restore": "A"}, {"t": 2.0, "snapshot": "A"}])")).find(
+            "/commands/0/restore: restore 'A' at t = 2.000000 runs before") != std::string::npos);
+  CHECK(one_line(error(walk + R"({"t": 1.0, "track": "Walk", "snapshot": "A"}])")) ==
+        "x.scene.json: /commands/0/track: a snapshot command is whole-character: it takes no 'track'");
+  CHECK(one_line(error(walk + R"({"t": 1.0, "snapshot": "A"}, {"t": 2.0, "track": "Walk", "restore": "A"}])")) ==
+        "x.scene.json: /commands/1/track: a restore command is whole-character: it takes no 'track'");
+  CHECK(one_line(error(walk + R"({"t": 1.0, "snapshot": 3}])")) ==
+        "x.scene.json: /commands/0/snapshot: the snapshot id must be a string, e.g. \"A\"");
+  CHECK(one_line(error(walk + R"({"t": 1.0, "snapshot": "A"}, {"t": 2.0, "restore": ["A"]}])")) ==
+        "x.scene.json: /commands/1/restore: the restore id must be a string, e.g. \"A\"");
+  CHECK_THAT(one_line(error(walk + R"({"t": 1.0, "snapshot": ""}])")), Contains("/commands/0/snapshot: must not be empty"));
+  CHECK_THAT(one_line(error(walk + R"({"t": 1.0, "snapshot": "A", "restore": "A"}])")),
+             Contains("/commands/0/restore: a command has one action ('snapshot' is already given)"));
+  CHECK_THAT(one_line(error(walk + R"({"t": -1.0, "snapshot": "A"}])")),
+             Contains("/commands/0/t: must be a time in seconds >= 0"));
+}

@@ -10,6 +10,8 @@
 // A track may play an animation graph instead of a clip (rule F10): "graph": "loco.graph.json"
 // or an inline asterune.graph/1 object; commands then set its parameters:
 //   {"t": 1.0, "track": "Loco", "set_parameter": {"name": "speed", "value": 3.0, "over": 2.0}}
+// and whole-character commands (no "track") save and restore the animation state (rule F27):
+//   {"t": 1.0, "snapshot": "A"}, {"t": 2.0, "restore": "A"}
 // Reading checks everything that does not need the rig (rule F3: one line naming the file, the
 // JSON path and the reason): unknown keys, a command naming no track, an unknown priority or
 // transition, a negative fade, a nonfinite number. Mask parts are checked against the rig when
@@ -67,7 +69,7 @@ struct SceneTrack {
   ClipCycle cycle = ClipCycle::kNone;     // "cycle": "auto" cuts a loop of whole strides (rule LO1)
 };
 
-enum class SceneCommandKind { kPlay, kStop, kAdjustWeight, kAdjustSpeed, kSetTime, kSetParameter };
+enum class SceneCommandKind { kPlay, kStop, kAdjustWeight, kAdjustSpeed, kSetTime, kSetParameter, kSnapshot, kRestore };
 
 /// A set_parameter command's value (rule F10): checked against the graph's declaration.
 struct SceneParameterValue {
@@ -83,7 +85,7 @@ struct SceneParameterValue {
 /// (within a thousandth of a frame), after that frame's pose (docs/formats.md).
 struct SceneCommand {
   float t = 0.0f;        // seconds, >= 0
-  std::string track;     // a track's name (or kAnimationTrackName)
+  std::string track;     // a track's name (or kAnimationTrackName); empty for kSnapshot, kRestore
   SceneCommandKind kind = SceneCommandKind::kPlay;
   PlayOptions play;      // kPlay: fade (default 0.1), weight and speed (default: the track's), transition
   float fade = 0.1f;     // kStop, kAdjustWeight: seconds, >= 0
@@ -91,6 +93,9 @@ struct SceneCommand {
   float speed = 1.0f;    // kAdjustSpeed
   float time = 0.0f;     // kSetTime: seconds
   SceneParameterValue parameter;  // kSetParameter (the track is a graph track)
+  /// kSnapshot, kRestore (rule F27): the snapshot's id; a restore's id is one an earlier
+  /// snapshot command saves (a smaller t, or the same t and earlier in the file).
+  std::string snapshot;
 };
 
 /// The "animation" block as an Animator track (rule AN10): named kAnimationTrackName, Core,
