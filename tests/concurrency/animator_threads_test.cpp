@@ -12,30 +12,14 @@
 #include "asterune/rig/builtin.hpp"
 #include "asterune/rig/rig.hpp"
 #include "asterune/runtime/character.hpp"
+#include "support/swing_clip.hpp"
 
 using namespace asterune;
 
 namespace {
 
 Clip swing(const Rig& rig, const char* name, float amplitude, float length, float phase) {
-  Clip clip;
-  clip.name = name;
-  clip.duration = length;
-  for (int j = 0; j < rig.joint_count(); ++j) {
-    ClipTrack t;
-    t.name = rig.child_name(j);
-    const glm::vec3 axis = glm::normalize(glm::vec3(1.0f, 0.3f * static_cast<float>(j % 3), phase));
-    for (int k = 0; k <= 16; ++k) {
-      const float time = length * static_cast<float>(k) / 16.0f;
-      t.rotation_times.push_back(time);
-      t.rotations.push_back(glm::angleAxis(amplitude * std::sin(0.4f * static_cast<float>(k) + phase + static_cast<float>(j)), axis));
-    }
-    if (j == 0) {
-      t.translation_times = {0.0f, length};
-      t.translations = {glm::vec3(0.0f), glm::vec3(0.0f, 0.0f, -2.0f * length)};
-    }
-    clip.tracks.push_back(std::move(t));
-  }
+  Clip clip = test::swing_clip(rig, name, {amplitude, length, 17, phase, true, glm::vec3(0.0f, 0.0f, -2.0f * length)});
   clip.markers = {ClipMarker{0.25f * length, "step", "L", ClipMarkerKind::kMarker},
                   ClipMarker{0.75f * length, "step", "R", ClipMarkerKind::kMarker}};
   return clip;

@@ -17,6 +17,7 @@
 #include "asterune/rig/rig.hpp"
 #include "asterune/runtime/character.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/swing_clip.hpp"
 
 using namespace asterune;
 using asterune::test::AllocationScope;
@@ -25,21 +26,7 @@ namespace {
 
 // Every joint swings about X with time; Footstep markers Left at `left`, Right at `right`.
 Clip swing(const Rig& rig, const char* name, float amplitude, float length, float left, float right) {
-  Clip clip;
-  clip.name = name;
-  clip.duration = length;
-  for (int j = 0; j < rig.joint_count(); ++j) {
-    ClipTrack t;
-    t.name = rig.child_name(j);
-    for (int k = 0; k <= 12; ++k) {
-      const float time = length * static_cast<float>(k) / 12.0f;
-      t.rotation_times.push_back(time);
-      t.rotations.push_back(glm::angleAxis(amplitude * std::sin(0.5f * static_cast<float>(k + j)), glm::vec3(1, 0, 0)));
-      t.translation_times.push_back(time);
-      t.translations.push_back(glm::vec3(0.0f, 0.0f, -0.3f * time * static_cast<float>(j == 0)));
-    }
-    clip.tracks.push_back(std::move(t));
-  }
+  Clip clip = test::swing_clip(rig, name, {amplitude, length, 13, 0.0f, false, glm::vec3(0.0f, 0.0f, -0.3f * length)});
   clip.markers = {ClipMarker{left, "Footstep", "Left", ClipMarkerKind::kMarker},
                   ClipMarker{right, "Footstep", "Right", ClipMarkerKind::kMarker}};
   return clip;

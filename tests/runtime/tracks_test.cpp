@@ -15,6 +15,7 @@
 #include "asterune/rig/rig.hpp"
 #include "asterune/runtime/character.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/swing_clip.hpp"
 #include "support/r15_rig.hpp"
 
 using namespace asterune;
@@ -23,19 +24,7 @@ namespace {
 
 // A native clip keying every joint with a rotation about X that swings with time.
 Clip swing(const Rig& rig, const char* name, float amplitude, float length) {
-  Clip clip;
-  clip.name = name;
-  clip.duration = length;
-  for (int j = 0; j < rig.joint_count(); ++j) {
-    ClipTrack t;
-    t.name = rig.child_name(j);
-    for (int k = 0; k <= 12; ++k) {
-      const float time = length * static_cast<float>(k) / 12.0f;
-      t.rotation_times.push_back(time);
-      t.rotations.push_back(glm::angleAxis(amplitude * std::sin(0.5f * static_cast<float>(k + j)), glm::vec3(1, 0, 0)));
-    }
-    clip.tracks.push_back(std::move(t));
-  }
+  Clip clip = test::swing_clip(rig, name, {amplitude, length, 13, 0.0f, false, glm::vec3(0.0f)});
   clip.markers = {ClipMarker{0.5f * length, "step", "", ClipMarkerKind::kMarker}};
   return clip;
 }

@@ -25,6 +25,7 @@
 #include "asterune/graph/graph.hpp"
 #include "asterune/rig/builtin.hpp"
 #include "asterune/rig/rig.hpp"
+#include "support/swing_clip.hpp"
 
 namespace asterune::test {
 
@@ -32,26 +33,7 @@ namespace asterune::test {
 /// `amplitude` radians about a per-joint axis, phase-shifted by `phase`; the root also travels.
 inline Clip locomotion_clip(const Rig& rig, const std::string& name, float length, float amplitude, float phase,
                             int keys = 31) {
-  Clip clip;
-  clip.name = name;
-  clip.duration = length;
-  for (int j = 0; j < rig.joint_count(); ++j) {
-    ClipTrack t;
-    t.name = rig.child_name(j);
-    const float fj = static_cast<float>(j);
-    const glm::vec3 axis = glm::normalize(glm::vec3(1.0f, 0.3f * static_cast<float>(j % 5), phase - 0.1f * fj));
-    for (int k = 0; k < keys; ++k) {
-      const float u = static_cast<float>(k) / static_cast<float>(keys - 1);
-      t.rotation_times.push_back(length * u);
-      t.rotations.push_back(glm::angleAxis(amplitude * std::sin(6.2831853f * u + phase + fj), axis));
-    }
-    if (j == 0) {
-      t.translation_times = {0.0f, length};
-      t.translations = {glm::vec3(0.0f), glm::vec3(0.0f, 0.0f, -length)};
-    }
-    clip.tracks.push_back(std::move(t));
-  }
-  return clip;
+  return swing_clip(rig, name, SwingSpec{amplitude, length, keys, phase, true, glm::vec3(0.0f, 0.0f, -length)});
 }
 
 /// The rig, clips, bindings and description of the locomotion graph; build instances from it.
