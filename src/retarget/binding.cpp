@@ -166,39 +166,32 @@ std::uint64_t source_skeleton_key(const SourceSkeleton& source) {
   return h.value();
 }
 
-Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, const Rig& rig,
-                                               const RetargetProfile& profile) {
-  if (Status s = validate_source(source); !s) return s.error();
-  const int nt = rig.joint_count();
-  const int ns = source.joint_count();
-  const std::string who = "retarget profile '" + profile.name + "'";
+namespace {
 
-  const auto facing = normalized_rotation(profile.facing);
-  if (!facing) return make_error(who + ": facing alignment is zero or nonfinite");
-  const glm::quat F = *facing;
-  if (profile.floor && !std::isfinite(*profile.floor)) return make_error(who + ": the floor height is nonfinite");
+// The target rig at rest, seen from each joint's attachment: R_t = rotation of P_rest * C0 and
+// the pivot where the joint sits, plus every part's rest placement.
+struct TargetRest {
+  std::vector<Transform> world;
+  std::vector<glm::quat> attachment;  // R_t
+  std::vector<glm::vec3> pivot;
+};
 
-  RetargetBinding b;
-  b.profile_key = profile_key(profile);
-  b.target_signature = rig.signature();
-  b.source_key = source_skeleton_key(source);
-  b.target_joint_count = nt;
-  b.source_joint_count = ns;
-  b.facing = F;
-  b.source_index.assign(static_cast<size_t>(nt), -1);
-  b.carry.assign(static_cast<size_t>(nt), glm::quat(1, 0, 0, 0));
-  b.rest_correction.assign(static_cast<size_t>(nt), glm::quat(1, 0, 0, 0));
-  b.aim_source.assign(static_cast<size_t>(nt), -1);
-  b.aim_rest.assign(static_cast<size_t>(nt), glm::vec3(0.0f));
-  b.translates.assign(static_cast<size_t>(nt), 0);
-  b.source_rest_position.assign(static_cast<size_t>(nt), glm::vec3(0.0f));
-  b.rest_pivot.assign(static_cast<size_t>(nt), glm::vec3(0.0f));
-  b.source_parents = source.parents;
-  b.source_rest_rotation.resize(static_cast<size_t>(ns));
-  for (int s = 0; s < ns; ++s)
-    b.source_rest_rotation[static_cast<size_t>(s)] = *normalized_rotation(source.rest_local[static_cast<size_t>(s)].rotation);
+TargetRest target_rest(const Rig& rig) {
+  const auto nt = static_cast<size_t>(rig.joint_count());
+  TargetRest rest{std::vector<Transform>(nt), std::vector<glm::quat>(nt), std::vector<glm::vec3>(nt)};
+  evaluate_rest_world(rig, Transform::identity(), rest.world);
+  for (size_t t = 0; t < nt; ++t) {
+    const int jt = static_cast<int>(t);
+    const Transform a = attachment_frame(rig, parent_placement(rig, Transform::identity(), rest.world, jt), jt);
+    rest.attachment[t] = glm::normalize(a.rotation);
+    rest.pivot[t] = a.position;
+  }
+  return rest;
+}
 
-  // Resolve the names.
+// Resolves the profile's names into b.source_index and b.aim_source (rule RT21 for aims).
+Status resolve_mapping(const SourceSkeleton& source, const Rig& rig, const RetargetProfile& profile,
+                       const std::string& who, RetargetBinding& b) {
   for (const JointMapping& m : profile.joints) {
     const JointLookup t = rig.find_joint(m.target);
     if (!t.found())
@@ -212,7 +205,7 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
       return make_error(who + ": target joint '" + m.target + "' is mapped twice (sources '" +
                         source.joint_names[static_cast<size_t>(slot)] + "' and '" + m.source + "')");
     slot = s;
-    if (!m.aim.empty()) {  // rule RT21
+    if (!m.aim.empty()) {
       const int a = source.find(m.aim);
       if (a < 0 || a == s || !is_source_descendant(source.parents, a, s))
         return make_error(who + ": aim joint '" + m.aim + "' (for target '" + m.target + "') is not below source joint '" +
@@ -220,63 +213,72 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
       b.aim_source[static_cast<size_t>(t.index)] = a;
     }
   }
+  return Success{};
+}
 
-  // Rest frames on both sides.
-  const SourceRest src = source_rest(source);
-  std::vector<Transform> rest_world(static_cast<size_t>(nt));
-  evaluate_rest_world(rig, Transform::identity(), rest_world);
-  std::vector<glm::quat> target_rest(static_cast<size_t>(nt));  // R_t = rotation of P_rest * C0
-  std::vector<glm::vec3> pivots(static_cast<size_t>(nt));
-  for (int t = 0; t < nt; ++t) {
-    const Transform a = attachment_frame(rig, parent_placement(rig, Transform::identity(), rest_world, t), t);
-    target_rest[static_cast<size_t>(t)] = glm::normalize(a.rotation);
-    pivots[static_cast<size_t>(t)] = a.position;
-  }
-
-  // Nearest mapped strict ancestor of every target joint (parents come first in the layout).
-  std::vector<int> mapped_ancestor(static_cast<size_t>(nt), -1);
-  for (int t = 0; t < nt; ++t) {
+// Nearest mapped strict ancestor of every target joint (parents come first in the layout).
+std::vector<int> nearest_mapped_ancestors(const Rig& rig, std::span<const int> source_index) {
+  std::vector<int> mapped_ancestor(static_cast<size_t>(rig.joint_count()), -1);
+  for (int t = 0; t < rig.joint_count(); ++t) {
     const int p = rig.parent(t);
     if (p < 0) continue;
     mapped_ancestor[static_cast<size_t>(t)] =
-        b.source_index[static_cast<size_t>(p)] >= 0 ? p : mapped_ancestor[static_cast<size_t>(p)];
+        source_index[static_cast<size_t>(p)] >= 0 ? p : mapped_ancestor[static_cast<size_t>(p)];
   }
+  return mapped_ancestor;
+}
 
-  // Rest matching (RT3): one bone direction per joint when it has exactly one mapped child
-  // whose source joint descends from its own source joint; otherwise inherit the correction of
-  // the nearest mapped ancestor, so hands, feet and heads turn rigidly with their limb.
-  for (int t = 0; t < nt; ++t) {
+// Rule RT3: the rest correction M_t of mapped joint t. One bone direction when it has exactly
+// one mapped child whose source joint descends from its own source joint; otherwise (and
+// before that test) the correction of the nearest mapped ancestor, so hands, feet and heads
+// turn rigidly with their limb. A one-part limb with an aim (rule RT21) takes the source limb's
+// direction along its part's long axis instead.
+glm::quat rest_correction(const SourceSkeleton& source, const SourceRest& src, const Rig& rig, const TargetRest& rest,
+                          const RetargetProfile& profile, std::span<const int> mapped_ancestor, const RetargetBinding& b,
+                          int t) {
+  const auto ut = static_cast<size_t>(t);
+  const int s = b.source_index[ut];
+  const int anc = mapped_ancestor[ut];
+  glm::quat m = anc >= 0 ? b.rest_correction[static_cast<size_t>(anc)] : glm::quat(1, 0, 0, 0);
+  if (!profile.rest_matching) return m;
+  int child = -1;
+  int count = 0;
+  for (int c = t + 1; c < rig.subtree_end(t); ++c) {
+    const int sc = b.source_index[static_cast<size_t>(c)];
+    if (sc < 0 || mapped_ancestor[static_cast<size_t>(c)] != t) continue;
+    if (!is_source_descendant(source.parents, sc, s)) continue;
+    child = c;
+    ++count;
+  }
+  if (count == 1) {
+    const glm::vec3 ds = b.facing * (src.position[static_cast<size_t>(b.source_index[static_cast<size_t>(child)])] -
+                                     src.position[static_cast<size_t>(s)]);
+    const glm::vec3 dt = rest.pivot[static_cast<size_t>(child)] - rest.pivot[ut];
+    if (glm::length(ds) > kMinBoneLength && glm::length(dt) > kMinBoneLength)
+      m = rotation_between(glm::normalize(ds), glm::normalize(dt));
+  }
+  if (b.aim_source[ut] >= 0) {
+    // The one-part limb's rest direction (its part's long axis, the way from the pivot to the
+    // part's centre) takes the source limb's (driving joint to aim joint).
+    const glm::vec3 ds =
+        b.facing * (src.position[static_cast<size_t>(b.aim_source[ut])] - src.position[static_cast<size_t>(s)]);
+    const glm::vec3 dt = part_long_axis(rig, rest.world[ut], rest.pivot[ut], t);
+    if (glm::length(ds) > kMinBoneLength && glm::length(dt) > kMinBoneLength)
+      m = rotation_between(glm::normalize(ds), glm::normalize(dt));
+  }
+  return m;
+}
+
+// Rest corrections, carry rotations K_t = G_s^-1 * F^-1 * M_t^-1 * R_t and aim directions of
+// every mapped joint (rules RT2, RT3, RT21).
+void match_rest(const SourceSkeleton& source, const SourceRest& src, const Rig& rig, const TargetRest& rest,
+                const RetargetProfile& profile, RetargetBinding& b) {
+  const std::vector<int> mapped_ancestor = nearest_mapped_ancestors(rig, b.source_index);
+  for (int t = 0; t < rig.joint_count(); ++t) {
     const auto ut = static_cast<size_t>(t);
     const int s = b.source_index[ut];
     if (s < 0) continue;
-    const int anc = mapped_ancestor[ut];
-    glm::quat m = anc >= 0 ? b.rest_correction[static_cast<size_t>(anc)] : glm::quat(1, 0, 0, 0);
-    if (profile.rest_matching) {
-      int child = -1;
-      int count = 0;
-      for (int c = t + 1; c < rig.subtree_end(t); ++c) {
-        const int sc = b.source_index[static_cast<size_t>(c)];
-        if (sc < 0 || mapped_ancestor[static_cast<size_t>(c)] != t) continue;
-        if (!is_source_descendant(source.parents, sc, s)) continue;
-        child = c;
-        ++count;
-      }
-      if (count == 1) {
-        const glm::vec3 ds = F * (src.position[static_cast<size_t>(b.source_index[static_cast<size_t>(child)])] -
-                                  src.position[static_cast<size_t>(s)]);
-        const glm::vec3 dt = pivots[static_cast<size_t>(child)] - pivots[ut];
-        if (glm::length(ds) > kMinBoneLength && glm::length(dt) > kMinBoneLength)
-          m = rotation_between(glm::normalize(ds), glm::normalize(dt));
-      }
-    }
-    if (profile.rest_matching && b.aim_source[ut] >= 0) {
-      // Rule RT21: the one-part limb's rest direction (its part's long axis, the way from the
-      // pivot to the part's centre) takes the source limb's (driving joint to aim joint).
-      const glm::vec3 ds = F * (src.position[static_cast<size_t>(b.aim_source[ut])] - src.position[static_cast<size_t>(s)]);
-      const glm::vec3 dt = part_long_axis(rig, rest_world[ut], pivots[ut], t);
-      if (glm::length(ds) > kMinBoneLength && glm::length(dt) > kMinBoneLength)
-        m = rotation_between(glm::normalize(ds), glm::normalize(dt));
-    }
+    const glm::quat m = rest_correction(source, src, rig, rest, profile, mapped_ancestor, b, t);
     if (b.aim_source[ut] >= 0) {
       const glm::vec3 d = src.position[static_cast<size_t>(b.aim_source[ut])] - src.position[static_cast<size_t>(s)];
       if (glm::length(d) > kMinBoneLength)
@@ -285,23 +287,24 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
         b.aim_source[ut] = -1;  // a zero-length limb has no direction to follow
     }
     b.rest_correction[ut] = m;
-    // K_t = G_s^-1 * F^-1 * M_t^-1 * R_t
-    b.carry[ut] = glm::normalize(glm::conjugate(src.orientation[static_cast<size_t>(s)]) * glm::conjugate(F) *
-                                 glm::conjugate(m) * target_rest[ut]);
+    b.carry[ut] = glm::normalize(glm::conjugate(src.orientation[static_cast<size_t>(s)]) * glm::conjugate(b.facing) *
+                                 glm::conjugate(m) * rest.attachment[ut]);
     b.source_rest_position[ut] = src.position[static_cast<size_t>(s)];
   }
+}
 
-  // Travel (RT6, RT10): a mapped source joint carries travel when it is a source root, or
-  // hangs below one through joints that each have this one child (a root bone above the hips:
-  // "Armature", "Root"), mapped or not. Its motion is taken in skeleton space, through those
-  // animated ancestors, so a root bone's travel folds onto the pelvis instead of being lost,
-  // and when the root bone drives a target root bone of its own, the pelvis still lands where
-  // the hips go. A limb mapped alone (its ancestors branch) never translates.
+// Travel (RT6, RT10): a mapped source joint carries travel when it is a source root, or hangs
+// below one through joints that each have this one child (a root bone above the hips:
+// "Armature", "Root"), mapped or not. Its motion is taken in skeleton space, through those
+// animated ancestors, so a root bone's travel folds onto the pelvis instead of being lost, and
+// when the root bone drives a target root bone of its own, the pelvis still lands where the
+// hips go. A limb mapped alone (its ancestors branch) never translates.
+void mark_travel(const SourceSkeleton& source, const TargetRest& rest, RetargetBinding& b) {
+  const int ns = source.joint_count();
   std::vector<int> child_count(static_cast<size_t>(ns), 0);
   for (int s = 0; s < ns; ++s)
     if (source.parents[static_cast<size_t>(s)] >= 0) ++child_count[static_cast<size_t>(source.parents[static_cast<size_t>(s)])];
-  b.source_travel_chain.assign(static_cast<size_t>(ns), 0);
-  for (int t = 0; t < nt && profile.translation; ++t) {
+  for (int t = 0; t < b.target_joint_count; ++t) {
     const int s = b.source_index[static_cast<size_t>(t)];
     if (s < 0) continue;
     bool travels = true;
@@ -309,16 +312,18 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
       if (child_count[static_cast<size_t>(a)] != 1) travels = false;
     if (!travels) continue;
     b.translates[static_cast<size_t>(t)] = 1;
-    b.rest_pivot[static_cast<size_t>(t)] = pivots[static_cast<size_t>(t)];
+    b.rest_pivot[static_cast<size_t>(t)] = rest.pivot[static_cast<size_t>(t)];
     for (int a = s; a >= 0; a = source.parents[static_cast<size_t>(a)]) b.source_travel_chain[static_cast<size_t>(a)] = 1;
   }
+}
 
-  // What the sampler reads (rule RT5: the rest is written identity with coverage 0): source
-  // joints that drive a target joint and their ancestors, target joints that are mapped and
-  // their ancestors (parents come before children on both sides).
-  b.source_needed.assign(static_cast<size_t>(ns), 0);
-  b.target_needed.assign(static_cast<size_t>(nt), 0);
-  for (int t = nt - 1; t >= 0; --t) {
+// What the sampler reads (rule RT5: the rest is written identity with coverage 0): source
+// joints that drive a target joint and their ancestors, target joints that are mapped and
+// their ancestors (parents come before children on both sides).
+void mark_needed(const SourceSkeleton& source, const Rig& rig, RetargetBinding& b) {
+  b.source_needed.assign(static_cast<size_t>(source.joint_count()), 0);
+  b.target_needed.assign(static_cast<size_t>(rig.joint_count()), 0);
+  for (int t = rig.joint_count() - 1; t >= 0; --t) {
     const auto ut = static_cast<size_t>(t);
     if (b.source_index[ut] >= 0) b.target_needed[ut] = 1;
     const int p = rig.parent(t);
@@ -330,31 +335,34 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
          a = source.parents[static_cast<size_t>(a)])
       b.source_needed[static_cast<size_t>(a)] = 1;
   }
+}
 
-  // Travel reference on the ground (profile.rest_on_ground): lift the root's rest position so
-  // that the lowest rest point is at height 0 along the source up; with a floor (rule RT16),
-  // so that it is at the floor's height.
-  if (profile.rest_on_ground || profile.floor) {
-    const glm::vec3 up_source = glm::conjugate(F) * glm::vec3(0.0f, 1.0f, 0.0f);
-    float lowest = std::numeric_limits<float>::infinity();
-    for (int s = 0; s < ns; ++s) {
-      const auto us = static_cast<size_t>(s);
-      lowest = std::min(lowest, glm::dot(src.position[us], up_source));
-      if (!source.end_sites.empty())
-        lowest = std::min(lowest, glm::dot(src.position[us] + src.orientation[us] * source.end_sites[us], up_source));
-    }
-    for (int t = 0; t < nt; ++t)
-      if (b.translates[static_cast<size_t>(t)])
-        b.source_rest_position[static_cast<size_t>(t)] += (profile.floor.value_or(0.0f) - lowest) * up_source;
+// Travel reference on the ground (profile.rest_on_ground): lift the root's rest position so
+// that the lowest rest point is at height 0 along the source up; with a floor (rule RT16), so
+// that it is at the floor's height.
+void place_rest_on_floor(const SourceSkeleton& source, const SourceRest& src, float floor, RetargetBinding& b) {
+  const glm::vec3 up_source = glm::conjugate(b.facing) * glm::vec3(0.0f, 1.0f, 0.0f);
+  float lowest = std::numeric_limits<float>::infinity();
+  for (int s = 0; s < source.joint_count(); ++s) {
+    const auto us = static_cast<size_t>(s);
+    lowest = std::min(lowest, glm::dot(src.position[us], up_source));
+    if (!source.end_sites.empty())
+      lowest = std::min(lowest, glm::dot(src.position[us] + src.orientation[us] * source.end_sites[us], up_source));
   }
+  for (int t = 0; t < b.target_joint_count; ++t)
+    if (b.translates[static_cast<size_t>(t)]) b.source_rest_position[static_cast<size_t>(t)] += (floor - lowest) * up_source;
+}
 
-  // Translation scale (RT6).
+// Translation scale (RT6): the profile's, or the target's leg over the source's.
+Status set_translation_scale(const SourceSkeleton& source, const SourceRest& src, const Rig& rig,
+                             const TargetRest& rest, const RetargetProfile& profile, const std::string& who,
+                             RetargetBinding& b) {
   const float units = (std::isfinite(source.units_to_studs) && source.units_to_studs > 0.0f) ? source.units_to_studs : 1.0f;
   if (profile.auto_scale) {
-    const glm::vec3 up_source = glm::conjugate(F) * glm::vec3(0.0f, 1.0f, 0.0f);
+    const glm::vec3 up_source = glm::conjugate(b.facing) * glm::vec3(0.0f, 1.0f, 0.0f);
     auto ls = source_leg_length(source, src, profile.source_leg, up_source);
     if (!ls) return make_error(who + ": " + ls.message());
-    auto lt = target_leg_length(rig, rest_world, pivots, profile.target_leg);
+    auto lt = target_leg_length(rig, rest.world, rest.pivot, profile.target_leg);
     if (!lt) return make_error(who + ": " + lt.message());
     b.source_leg_length = ls.value() * units;
     b.target_leg_length = lt.value();
@@ -368,6 +376,55 @@ Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, con
   }
   b.translation = profile.translation;
   b.translation_scale = profile.translation ? units * b.scale : 0.0f;
+  return Success{};
+}
+
+// The binding's identity and its per-joint arrays at their neutral values.
+RetargetBinding empty_binding(const SourceSkeleton& source, const Rig& rig, const RetargetProfile& profile,
+                              const glm::quat& facing) {
+  const auto nt = static_cast<size_t>(rig.joint_count());
+  const auto ns = static_cast<size_t>(source.joint_count());
+  RetargetBinding b;
+  b.profile_key = profile_key(profile);
+  b.target_signature = rig.signature();
+  b.source_key = source_skeleton_key(source);
+  b.target_joint_count = rig.joint_count();
+  b.source_joint_count = source.joint_count();
+  b.facing = facing;
+  b.source_index.assign(nt, -1);
+  b.carry.assign(nt, glm::quat(1, 0, 0, 0));
+  b.rest_correction.assign(nt, glm::quat(1, 0, 0, 0));
+  b.aim_source.assign(nt, -1);
+  b.aim_rest.assign(nt, glm::vec3(0.0f));
+  b.translates.assign(nt, 0);
+  b.source_rest_position.assign(nt, glm::vec3(0.0f));
+  b.rest_pivot.assign(nt, glm::vec3(0.0f));
+  b.source_parents = source.parents;
+  b.source_rest_rotation.resize(ns);
+  for (size_t s = 0; s < ns; ++s) b.source_rest_rotation[s] = *normalized_rotation(source.rest_local[s].rotation);
+  return b;
+}
+
+}  // namespace
+
+Result<RetargetBinding> build_retarget_binding(const SourceSkeleton& source, const Rig& rig,
+                                               const RetargetProfile& profile) {
+  if (Status s = validate_source(source); !s) return s.error();
+  const std::string who = "retarget profile '" + profile.name + "'";
+  const auto facing = normalized_rotation(profile.facing);
+  if (!facing) return make_error(who + ": facing alignment is zero or nonfinite");
+  if (profile.floor && !std::isfinite(*profile.floor)) return make_error(who + ": the floor height is nonfinite");
+
+  RetargetBinding b = empty_binding(source, rig, profile, *facing);
+  if (Status s = resolve_mapping(source, rig, profile, who, b); !s) return s.error();
+  const SourceRest src = source_rest(source);
+  const TargetRest rest = target_rest(rig);
+  match_rest(source, src, rig, rest, profile, b);
+  b.source_travel_chain.assign(static_cast<size_t>(source.joint_count()), 0);
+  if (profile.translation) mark_travel(source, rest, b);
+  mark_needed(source, rig, b);
+  if (profile.rest_on_ground || profile.floor) place_rest_on_floor(source, src, profile.floor.value_or(0.0f), b);
+  if (Status s = set_translation_scale(source, src, rig, rest, profile, who, b); !s) return s.error();
   return b;
 }
 
