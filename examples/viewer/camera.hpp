@@ -83,6 +83,15 @@ inline OrbitCamera default_camera(const glm::vec3& root_start) {
   return c;
 }
 
+/// Follows a character's travel: the focus moves by the anchor's horizontal change from
+/// `before` to `after` (the character's root placement on two frames), so the user's orbit,
+/// zoom and pan stay as they were; a bob or a jump of the root does not shake the view.
+/// A nonfinite anchor moves nothing.
+inline void follow_travel(OrbitCamera& c, const glm::vec3& before, const glm::vec3& after) {
+  const glm::vec3 d = after - before;
+  if (std::isfinite(d.x) && std::isfinite(d.z)) c.focus += glm::vec3(d.x, 0.0f, d.z);
+}
+
 /// The camera for a crowd of `count` characters on a square grid `spacing` studs apart whose
 /// first character starts at `root_start` (rows along +Z, columns along +X): the grid's middle,
 /// far enough back to see it whole. One character: default_camera.

@@ -44,6 +44,10 @@ void scroll_callback(GLFWwindow* w, double dx, double dy) {
   static_cast<Input*>(glfwGetWindowUserPointer(w))->wheel += static_cast<float>(dy);
 }
 
+// What the camera follows: the part the first joint places (the pelvis of a humanoid), which
+// carries a clip's own travel as well as root motion; the root before the first update.
+glm::vec3 travel_anchor(const Character& c) { return c.world.empty() ? c.root.position : c.world.front().position; }
+
 // The control of character 0 whose target cross is drawn nearest (x, y), within 12 px.
 int pick_target(const SceneHost& host, const OrbitCamera& cam, int w, int h, double x, double y) {
   const Character& c = host.characters().front();
@@ -148,6 +152,9 @@ int run_viewer(const ViewerOptions& opt) {
     OrbitCamera camera = crowd_camera(root_start, static_cast<int>(host.characters().size()), kCrowdSpacing);
     Playback playback;
     playback.crowd = static_cast<int>(host.characters().size());
+    playback.follow = opt.follow;
+    glm::vec3 anchor(0.0f);  // where character 0 was drawn last frame
+    bool anchored = false;   // false before frame 0
     StageTimes times;
     DrawOptions draw;
     const float scene_dt = host.scene().dt;
@@ -162,10 +169,11 @@ int run_viewer(const ViewerOptions& opt) {
       // headless steps the scene's own dt so the screenshot is reproducible.
       const float real = std::min(std::chrono::duration<float>(start - last).count(), 0.1f);
       last = start;
-      if (playback.reset) host.reset(), playback.reset = false;
+      if (playback.reset) host.reset(), playback.reset = false;  // the follow brings the camera back too
       if (playback.crowd_apply) {
         host.set_crowd(playback.crowd);
         camera = crowd_camera(root_start, playback.crowd, kCrowdSpacing);
+        anchored = false;  // set_crowd resets every character to frame 0, under the new camera
         playback.crowd_apply = false;
       }
       // 3. Update: every character in one batch on the pool.
@@ -174,6 +182,10 @@ int run_viewer(const ViewerOptions& opt) {
       else if (playback.playing) host.advance(real * playback.speed, pool);
       else if (playback.step) host.advance(scene_dt, pool), playback.step = false;
       const float update_ms = ms_since(update_start);
+      const glm::vec3 moved_to = travel_anchor(host.characters().front());
+      if (playback.follow && anchored) follow_travel(camera, anchor, moved_to);
+      anchor = moved_to;
+      anchored = true;
       // 4. Draw: the scene, then the panels over it.
       const Clock::time_point draw_start = Clock::now();
       int w = opt.width, h = opt.height;

@@ -22,6 +22,7 @@ struct ViewerOptions {
   std::vector<std::string> disable;   // controls disabled from the start
   int crowd = 1;
   bool ui = true;                     // draw the panels (also into the screenshot)
+  bool follow = true;                 // the camera follows the first character's travel
 };
 
 /// Opens the window (hidden when headless) and runs the loop; returns the exit status.

@@ -25,8 +25,11 @@ int main(int argc, char** argv) {
   app.add_option("--crowd", opt.crowd, "characters on a grid, 4 studs apart")->check(CLI::Range(1, viewer::kMaxCrowd));
   bool no_ui = false;
   app.add_flag("--no-ui", no_ui, "draw no panels (also in the screenshot)");
+  bool no_follow = false;
+  app.add_flag("--no-follow", no_follow, "the camera stays where it opened (default: it follows the first character's travel)");
   CLI11_PARSE(app, argc, argv);
   opt.ui = !no_ui;
+  opt.follow = !no_follow;
   if (!size.empty() && (std::sscanf(size.c_str(), "%dx%d", &opt.width, &opt.height) != 2 || opt.width < 16 ||
                         opt.height < 16 || opt.width > 8192 || opt.height > 8192)) {
     std::fprintf(stderr, "asterune-viewer: --size %s: expected WIDTHxHEIGHT, 16..8192 each\n", size.c_str());

@@ -104,6 +104,7 @@ void playback_panel(SceneHost& host, Playback& p, const StageTimes& times, DrawO
   ImGui::SameLine();
   if (ImGui::Button("Reset")) p.reset = true;
   ImGui::SliderFloat("speed", &p.speed, 0.0f, 2.0f, "%.2fx");
+  ImGui::Checkbox("camera follows", &p.follow);
   ImGui::Separator();
   ImGui::SliderInt("crowd", &p.crowd, 1, kMaxCrowd, "%d", ImGuiSliderFlags_Logarithmic);
   ImGui::SameLine();

@@ -18,6 +18,7 @@ struct Playback {
   int crowd = 1;         // the crowd size the slider asks for
   bool crowd_apply = false;
   float fade = 0.3f;     // seconds: the fade of the track panel's play and stop
+  bool follow = true;    // the camera follows the first character's travel (camera.hpp follow_travel)
 };
 
 /// Milliseconds per stage of the last frames (an exponential average).

@@ -2,7 +2,8 @@
 // rasteriser, checked pixel by pixel against the library: where a part is drawn comes from the
 // world transforms asterune-solve's own frame loop computes for the same scene and frame
 // (cli::make_run + run_frames, not the viewer's batch path), projected with the viewer's camera
-// matrices (examples/viewer/camera.hpp, the camera the screenshot opens with).
+// matrices (examples/viewer/camera.hpp): the camera the screenshot opens with, moved by the
+// pelvis's travel when it follows the character (the default), unmoved with --no-follow.
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -21,7 +22,7 @@ namespace {
 using namespace asterune;
 namespace fs = std::filesystem;
 
-constexpr int kWidth = 960, kHeight = 540, kFrames = 60;
+constexpr int kWidth = 960, kHeight = 540, kFrames = 120;
 // The feet control lifts the soles onto the step from frame 136 on (t = 4.5 s; before that the
 // character walks on the flat floor and the control lifts by 0): its test looks at frame 150.
 constexpr int kOnStepFrames = 150;
@@ -62,7 +63,8 @@ Image render(const std::string& name, int frames, const std::string& extra = "")
 // The last frame's world placements from asterune-solve's frame loop.
 struct Solved {
   cli::Run run;
-  std::vector<Transform> world;
+  std::vector<Transform> world;  // the last frame's
+  glm::vec3 first_pelvis{0.0f};  // frame 0's placement of the first joint's part
   glm::vec3 part(const char* name) const {
     const JointLookup j = run.rig.find_joint(name);
     REQUIRE(j.found());
@@ -71,15 +73,28 @@ struct Solved {
 };
 
 Solved solve(int frames) {
-  Solved s{cli::make_run(cli::RunRequest{kScene, "", "", "", frames, std::nullopt, false}), {}};
-  cli::run_frames(s.run, frames - 1, frames - 1, [&](const io::FrameRecord& f) { s.world = f.world; });
+  Solved s{cli::make_run(cli::RunRequest{kScene, "", "", "", frames, std::nullopt, false}), {}, {}};
+  cli::run_frames(s.run, 0, frames - 1, [&](const io::FrameRecord& f) {
+    if (f.frame == 0) s.first_pelvis = f.world.front().position;
+    s.world = f.world;
+  });
   REQUIRE(s.world.size() == static_cast<size_t>(s.run.rig.joint_count()));
   return s;
 }
 
-viewer::OrbitCamera camera(const Solved& s) {
+// The camera the viewer opens with.
+viewer::OrbitCamera opening_camera(const Solved& s) {
   const Transform root = s.run.root_path.empty() ? s.run.root : io::sample_root_path(s.run.root_path, 0.0f);
   return viewer::default_camera(root.position);
+}
+
+// The camera after following the character (the default): the opening one moved by the
+// pelvis's horizontal travel from frame 0 to the last, as asterune-solve places it.
+viewer::OrbitCamera followed_camera(const Solved& s) {
+  viewer::OrbitCamera cam = opening_camera(s);
+  const glm::vec3 travel = s.world.front().position - s.first_pelvis;
+  cam.focus += glm::vec3(travel.x, 0.0f, travel.z);
+  return cam;
 }
 
 glm::ivec2 pixel_of(const viewer::OrbitCamera& cam, const glm::vec3& world) {
@@ -110,8 +125,13 @@ bool part_near(const Image& img, glm::ivec2 p, int radius) { return found_near(i
 
 TEST_CASE("the walk-over-step screenshot shows the background, the parts and joints where the library places them, and the step") {
   const Solved s = solve(kFrames);
-  const viewer::OrbitCamera cam = camera(s);
+  const viewer::OrbitCamera cam = followed_camera(s);
   const Image img = render("walk_over_step", kFrames);
+  // The walk has travelled far enough that a camera left where it opened would put the head
+  // elsewhere: the checks below see the follow.
+  const glm::ivec2 head_followed = pixel_of(cam, s.part("Head"));
+  const glm::ivec2 head_unfollowed = pixel_of(opening_camera(s), s.part("Head"));
+  REQUIRE(std::abs(head_followed.x - head_unfollowed.x) + std::abs(head_followed.y - head_unfollowed.y) > 12);
 
   // Background at the top right corner (above the horizon: the camera looks down 15 degrees).
   const glm::ivec3 bg = img.at(kWidth - 2, 1);
@@ -153,9 +173,9 @@ TEST_CASE("the walk-over-step screenshot shows the background, the parts and joi
 
 TEST_CASE("disabling the Feet control (--disable Feet) changes the pixels of the legs and nothing far from the character") {
   const Solved s = solve(kOnStepFrames);
-  const viewer::OrbitCamera cam = camera(s);
-  const Image on = render("feet_on", kOnStepFrames);
-  const Image off = render("feet_off", kOnStepFrames, "--disable Feet");
+  const viewer::OrbitCamera cam = opening_camera(s);  // --no-follow: the camera stays where it opened
+  const Image on = render("feet_on", kOnStepFrames, "--no-follow");
+  const Image off = render("feet_off", kOnStepFrames, "--no-follow --disable Feet");
   auto changed_in = [&](glm::ivec2 centre, int half) {
     int n = 0;
     for (int y = std::max(0, centre.y - half); y < std::min(kHeight, centre.y + half); ++y)
