@@ -35,6 +35,7 @@ void bind_graph(BoundGraph& out, const io::SceneTrack& track, const Rig& rig, bo
   Result<GraphInstance> built = build_graph(desc, rig);
   if (!built) throw CliError(label + ": " + built.message());
   out.instance = std::move(built).value();
+  out.desc = std::move(desc);
 }
 
 bool set_graph_parameter(GraphInstance& graph, const io::SceneParameterValue& value, float number) {

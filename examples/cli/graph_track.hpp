@@ -17,11 +17,13 @@
 
 namespace asterune::cli {
 
-/// A built graph and the clips its Clip nodes play. Not movable once bound (the instance points
-/// into `clips`).
+/// A built graph and the clips its Clip nodes play. Not movable once bound (the instance and
+/// `desc` point into `clips`). `desc` builds more instances of the same graph (one per
+/// character: clips and bindings are shared read-only, rule GR13).
 struct BoundGraph {
   std::vector<std::unique_ptr<BoundClip>> clips;  // one per Clip node, in node order
   std::vector<int> clip_node;                     // the graph node of each entry of `clips`
+  GraphDesc desc;                                 // the graph with its Clip nodes bound
   GraphInstance instance;
 };
 

@@ -111,7 +111,6 @@ void playback_panel(SceneHost& host, Playback& p, const StageTimes& times, DrawO
   if (ImGui::Button("Apply")) p.crowd_apply = true;
   const size_t n = host.characters().size();
   ImGui::Text("%zu character(s) on %d threads: batch %.3f ms/frame", n, threads, times.update);
-  if (host.has_graphs()) ImGui::TextDisabled("a graph track plays on one character (its graph state is its own)");
   ImGui::Text("  %.2f us per character", n > 0 ? 1000.0f * times.update / static_cast<float>(n) : 0.0f);
   ImGui::Separator();
   ImGui::Text("frame %.2f ms: input %.2f, update %.2f,", times.frame, times.input, times.update);
@@ -174,13 +173,13 @@ void graph_view(SceneHost& host, int track, GraphInstance& g) {
         float v = g.number(h);
         if (ImGui::DragFloat(name, &v, 0.02f)) {
           host.cancel_ramp(track, h);
-          g.set_number(h, v);
+          host.for_each_graph(track, [&](GraphInstance& each) { each.set_number(h, v); });
         }
         break;
       }
       case GraphParameterType::kBool: {
         bool v = g.boolean(h);
-        if (ImGui::Checkbox(name, &v)) g.set_bool(h, v);
+        if (ImGui::Checkbox(name, &v)) host.for_each_graph(track, [&](GraphInstance& each) { each.set_bool(h, v); });
         break;
       }
       case GraphParameterType::kString: {
@@ -190,7 +189,8 @@ void graph_view(SceneHost& host, int track, GraphInstance& g) {
         v.copy(text, n);
         text[n] = '\0';
         const int capacity = std::min(g.string_capacity(), static_cast<int>(sizeof text) - 1);
-        if (ImGui::InputText(name, text, static_cast<size_t>(capacity) + 1)) g.set_string(h, text);
+        if (ImGui::InputText(name, text, static_cast<size_t>(capacity) + 1))
+          host.for_each_graph(track, [&](GraphInstance& each) { each.set_string(h, text); });
         break;
       }
     }

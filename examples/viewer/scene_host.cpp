@@ -89,6 +89,7 @@ SceneHost::SceneHost(const std::string& scene_file) {
     tracks_.push_back(d);
     clips_.push_back(std::move(bound));
     graphs_.push_back(nullptr);
+    graph_start_.emplace_back();
   }
   // The scene's pose (or, with nothing else to play, the rest pose) is a Core track under the
   // others; a Core "animation" block then moves up to Idle so that it overrides the pose where
@@ -113,6 +114,7 @@ SceneHost::SceneHost(const std::string& scene_file) {
     d.priority = TrackPriority::kCore;
     tracks_.insert(tracks_.begin(), std::move(d));
     graphs_.insert(graphs_.begin(), nullptr);  // graphs_ stays indexed by animator track
+    graph_start_.insert(graph_start_.begin(), std::vector<std::byte>{});
   }
 
   setup_.rig = &rig_;
@@ -153,9 +155,32 @@ void SceneHost::cancel_ramp(int track, GraphParameter p) {
   std::erase_if(ramps_, [&](const Ramp& r) { return r.track == track && r.parameter.index == p.index; });
 }
 
+// Copies of a character share its animator's pose sources, so characters 1..n-1 each get their
+// own instances of the bound graphs and an animator built to play them.
+void SceneHost::build_crowd_graphs(int n) {
+  crowd_graphs_.clear();
+  crowd_animators_.clear();
+  if (!has_graphs_) return;
+  for (int i = 1; i < n; ++i) {
+    std::vector<std::unique_ptr<GraphInstance>> own(graphs_.size());
+    std::vector<TrackDesc> tracks = tracks_;
+    for (size_t t = 0; t < graphs_.size(); ++t) {
+      if (!graphs_[t]) continue;
+      Result<GraphInstance> g = build_graph(graphs_[t]->desc, rig_);
+      if (!g) throw cli::CliError(scene_.file.string() + ": crowd character " + std::to_string(i) + ": " + g.message());
+      own[t] = std::make_unique<GraphInstance>(std::move(g).value());
+      tracks[t].source = own[t].get();
+    }
+    Result<Animator> a = Animator::build(rig_, tracks, setup_.composition);
+    if (!a) throw cli::CliError(scene_.file.string() + ": crowd character " + std::to_string(i) + ": " + a.message());
+    crowd_graphs_.push_back(std::move(own));
+    crowd_animators_.push_back(std::move(a).value());
+  }
+}
+
 void SceneHost::set_crowd(int n) {
-  // Copies of a character share its animator's pose sources: one graph, one character.
-  n = has_graphs_ ? 1 : std::clamp(n, 1, kMaxCrowd);
+  n = std::clamp(n, 1, kMaxCrowd);
+  build_crowd_graphs(n);
   characters_.assign(static_cast<size_t>(n), start_);
   motion_.assign(static_cast<size_t>(n), Transform::identity());
   for (Snapshot& snap : snapshots_) {  // sized here, so a snapshot command allocates nothing
@@ -180,14 +205,13 @@ void SceneHost::set_crowd(int n) {
 void SceneHost::reset() {
   for (size_t i = 0; i < characters_.size(); ++i) {
     Character& c = characters_[i];
-    c.animator = start_.animator;
+    c.animator = i == 0 || crowd_animators_.empty() ? start_.animator : crowd_animators_[i - 1];
     c.scene_time = 0.0f;
     for (int k = 0; k < c.stack.size(); ++k) c.stack.reset(k);
     motion_[i] = Transform::identity();
   }
-  size_t g = 0;
-  for (auto& graph : graphs_)
-    if (graph) graph->instance.restore(graph_start_[g++]);
+  for (size_t t = 0; t < graphs_.size(); ++t)
+    for_each_graph(static_cast<int>(t), [&](GraphInstance& g) { g.restore(graph_start_[t]); });
   ramps_.clear();
   applied_.assign(scene_.commands.size(), false);
   frame_ = 0;
@@ -199,7 +223,8 @@ void SceneHost::advance(float dt, WorkerPool& pool) {
   const float t = frame_ == 0 ? 0.0f : time_ + dt;
   for (const Ramp& r : ramps_) {  // the value a script would set before this frame (rule F10)
     const float u = std::clamp((t - r.start) / r.over, 0.0f, 1.0f);
-    graph(r.track)->set_number(r.parameter, u >= 1.0f ? r.to : r.from + (r.to - r.from) * u);
+    const float value = u >= 1.0f ? r.to : r.from + (r.to - r.from) * u;
+    for_each_graph(r.track, [&](GraphInstance& g) { g.set_number(r.parameter, value); });
   }
   std::erase_if(ramps_, [&](const Ramp& r) { return t - r.start >= r.over; });
   const Transform base = root_at(t);
@@ -241,7 +266,7 @@ void SceneHost::run_commands(float t) {
       if (c.parameter.type == GraphParameterType::kNumber && c.parameter.over > 0.0f)
         ramps_.push_back(Ramp{track, p, g->number(p), c.parameter.number, t, c.parameter.over});
       else
-        cli::set_graph_parameter(*g, c.parameter, c.parameter.number);
+        for_each_graph(track, [&](GraphInstance& each) { cli::set_graph_parameter(each, c.parameter, c.parameter.number); });
       continue;
     }
     for (Character& ch : characters_) {

@@ -4,8 +4,8 @@
 // viewer's worker pool (the batch API), apply the root motion, run the scene's commands due.
 // Scenes are read with the CLI's own code (io::read_scene_file, cli::bind_clip, cli::bind_graph),
 // so the viewer opens every scene asterune-solve opens. A graph track's GraphInstance is the
-// track's pose source (rule GR15); the animator's copies would share it, so a scene with a graph
-// track shows one character (the crowd stays at 1).
+// track's pose source (rule GR15) and holds that character's graph state, so every character of
+// a crowd gets its own instance of the bound graph (its clips shared, rule GR13).
 #pragma once
 
 #include <memory>
@@ -41,12 +41,21 @@ class SceneHost {
   void advance(float dt, WorkerPool& pool);
   /// Back to frame 0 with the current crowd size and control settings.
   void reset();
-  /// Rebuilds the crowd with n characters (1..kMaxCrowd; 1 with a graph track) from the start state.
+  /// Rebuilds the crowd with n characters (1..kMaxCrowd) from the start state. Throws
+  /// cli::CliError when a character's graph cannot be built (it was built once already).
   void set_crowd(int n);
-  /// The graph animator track `track` plays (rule F10), or nullptr for a clip track. Setting a
-  /// parameter on it is the panel's SetParameter; it cancels a command's ramp of that parameter.
+  /// Character 0's graph of animator track `track` (rule F10), or nullptr for a clip track: what
+  /// the panel shows. Set parameters through for_each_graph, so the crowd follows.
   GraphInstance* graph(int track);
   bool has_graphs() const { return has_graphs_; }
+  /// Calls f(GraphInstance&) on every character's graph of animator track `track` (none for a
+  /// clip track): the panel's and the commands' SetParameter reach the whole crowd.
+  template <class F>
+  void for_each_graph(int track, F&& f) {
+    if (!graph(track)) return;
+    f(*graph(track));
+    for (auto& graphs : crowd_graphs_) f(*graphs[static_cast<size_t>(track)]);
+  }
   /// A parameter set from the panel: a running ramp of it (a set_parameter command) stops.
   void cancel_ramp(int track, GraphParameter parameter);
 
@@ -86,7 +95,12 @@ class SceneHost {
   RetargetCache cache_;
   std::vector<std::unique_ptr<cli::BoundClip>> clips_;
   std::vector<std::unique_ptr<cli::BoundGraph>> graphs_;  // per animator track; null for a clip track
-  std::vector<std::vector<std::byte>> graph_start_;         // per graph: its state at frame 0 (reset)
+  std::vector<std::vector<std::byte>> graph_start_;         // per animator track: its graph's state at frame 0
+  // Characters 1..n-1 of a crowd with graph tracks: their graphs (per animator track, null for a
+  // clip track) and their animators as built, pointing at them (reset copies these back).
+  std::vector<std::vector<std::unique_ptr<GraphInstance>>> crowd_graphs_;
+  std::vector<Animator> crowd_animators_;
+  void build_crowd_graphs(int n);
   // A set_parameter command with "over": as asterune-solve's (animator_source.hpp).
   struct Ramp {
     int track = -1;
