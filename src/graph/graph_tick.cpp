@@ -232,26 +232,29 @@ float Ticker::marker_time(int leader, int follower) const {
   const float f = tb > ta ? (tl - ta) / (tb - ta) : 0.0f;
   const std::string& va = ld.clip->markers[static_cast<size_t>(lm[a])].value;
   const std::string& vb = ld.clip->markers[static_cast<size_t>(lm[b])].value;
+  // Of the follower's pairs with those values (a clip of two strides has two Right -> Left
+  // pairs), the one that puts it nearest its current time: the follower keeps its stride and
+  // never jumps to another one of the same values when the leader crosses a marker a frame
+  // before the follower does.
   const float tf = impl.state[static_cast<size_t>(follower)].time;
-  int pick = -1;
+  float best = -1.0f, best_gap = 0.0f;
   for (int j = 0; j < fn; ++j) {
     const int j1 = (j + 1) % fn;
     if (fd.clip->markers[static_cast<size_t>(fm[j])].value != va || fd.clip->markers[static_cast<size_t>(fm[j1])].value != vb)
       continue;
     float s0 = ft_of(j), s1 = ft_of(j1);
     if (s1 <= s0) s1 += flen;
-    float x = tf;
-    if (x < s0) x += flen;
-    if (pick < 0 || (x >= s0 && x < s1)) pick = j;
-    if (x >= s0 && x < s1) break;
+    float out = s0 + f * (s1 - s0);
+    if (out >= ft.te) out -= flen;
+    if (out < ft.ts) out += flen;
+    float gap = std::fabs(out - tf);
+    gap = std::min(gap, flen - gap);  // around the loop
+    if (best < 0.0f || gap < best_gap) {
+      best = out;
+      best_gap = gap;
+    }
   }
-  if (pick < 0) return -1.0f;
-  float s0 = ft_of(pick), s1 = ft_of((pick + 1) % fn);
-  if (s1 <= s0) s1 += flen;
-  float out = s0 + f * (s1 - s0);
-  if (out >= ft.te) out -= flen;
-  if (out < ft.ts) out += flen;
-  return out;
+  return best;
 }
 
 void Ticker::blend(int node, float dt, float share, float escale, const Drive* drive) {

@@ -165,3 +165,38 @@ TEST_CASE("Markers sync keeps footsteps alternating across a walk-to-run ramp (r
   for (size_t k = 1; k < steps.size(); ++k) repeats += steps[k] == steps[k - 1] ? 1 : 0;
   CHECK(repeats == 0);
 }
+
+TEST_CASE("Markers sync keeps a follower of two strides on its own stride when the leader crosses a marker first (rule GR9)",
+          "[graph][sync]") {
+  // The leader (1 s) steps Right at 0 and Left at 0.5; the follower (1 s) takes two strides a
+  // loop, Right 0 / Left 0.25 / Right 0.5 / Left 0.75, so each pair of values occurs twice in it.
+  // Mapped, the follower moves half as fast as the leader, 0.025 s per 0.05 s step, always
+  // forward; a jump to the other Right -> Left pair would move it by about 0.5 s.
+  using M = ClipMarker;
+  GraphFixture f;
+  f.param("speed", GraphParameterType::kNumber, 0.25f);
+  const int lead = f.clip("lead", 0, 1.0f, {M{0.0f, "Footstep", "Right", ClipMarkerKind::kMarker},
+                                            M{0.5f, "Footstep", "Left", ClipMarkerKind::kMarker}});
+  const int follow = f.clip("follow", 20, 1.0f, {M{0.0f, "Footstep", "Right", ClipMarkerKind::kMarker},
+                                                 M{0.25f, "Footstep", "Left", ClipMarkerKind::kMarker},
+                                                 M{0.5f, "Footstep", "Right", ClipMarkerKind::kMarker},
+                                                 M{0.75f, "Footstep", "Left", ClipMarkerKind::kMarker}});
+  auto a = input(lead, "lead"), b = input(follow, "follow");
+  a.position = 0.0f;
+  b.position = 1.0f;
+  GraphNodeDesc n = node_of("blend", GraphNodeType::kBlend1D, {a, b});
+  n.position = bound("speed");
+  n.phase_sync = GraphPhaseSync::kMarkers;
+  GraphInstance g = f.build(f.add(n));  // the lead has weight 0.75: it leads
+  step(f, g, 0.05f);
+  float before = g.node_time(follow);
+  for (int i = 0; i < 80; ++i) {  // four of the leader's loops
+    step(f, g, 0.05f);
+    const float now = g.node_time(follow);
+    float moved = now - before;
+    if (moved < -0.5f) moved += 1.0f;  // the follower's own loop
+    INFO("step " << i << ": leader " << g.node_time(lead) << ", follower " << before << " -> " << now);
+    CHECK(moved == Approx(0.025f).margin(1e-4));
+    before = now;
+  }
+}
