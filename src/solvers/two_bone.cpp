@@ -124,6 +124,102 @@ glm::quat frame_rotation(const glm::vec3& u0, const glm::vec3& n0, const glm::ve
   return glm::quat_cast(m);  // unit to rounding: m is orthonormal (the callers renormalize what they compose)
 }
 
+// The reach of one solve: stretch factor k, the stretched segments A = k a and B = k b, and the
+// root-to-end distance d: soft reach against the stretched span, then the clamp just inside
+// [|A - B|, A + B] (and the max extension).
+struct Reach {
+  float k, A, B, d;
+};
+
+Reach reach_distance(float requested, float a, float b, const TwoBoneSettings& settings) {
+  const bool soft = soft_reach_on(settings.soft_reach_start);
+  const float k = soft ? two_bone_stretch_factor(requested, a + b, settings.soft_reach_start, settings.max_stretch) : 1.0f;
+  const float A = k * a;
+  const float B = k * b;
+  const float span = A + B;
+  const float m = settings.max_extension;
+  const bool extension_on = std::isfinite(m) && m > 0.0f && m < 1.0f;
+  const float usable = extension_on ? m * span : span;
+  float d = soft ? soft_reach_distance(requested, usable, settings.soft_reach_start) : requested;
+  const float margin = 1e-4f * span;
+  const float hi = std::min(span - margin, usable);
+  const float lo = std::min(std::fabs(A - B) + margin, hi);
+  return {k, A, B, std::clamp(d, lo, hi)};
+}
+
+// The solved chain in the bend plane: the unit axis toward the target, the unit bend direction
+// orthogonal to it, the solved upper direction u1 = cos_root axis + sin_root bend, the stretched
+// segment lengths and the root-to-end distance.
+struct SolvedChain {
+  glm::vec3 axis, bend, u1;
+  float cos_root, sin_root, A, B, d;
+};
+
+// Deltas: map (upper direction, bend-plane normal) onto the solved pair, then the lower segment
+// by the shortest arc after the upper delta (a turn about the plane normal). Writes
+// r.delta_upper and r.delta_lower; r.mid and r.end are the solved points.
+void segment_deltas(const glm::vec3& upper, const glm::vec3& lower, float a, float b, const SolvedChain& s,
+                    TwoBoneResult& r) {
+  const glm::vec3& axis = s.axis;
+  const glm::vec3& bend = s.bend;
+  const glm::vec3& u1 = s.u1;
+  const float cos_root = s.cos_root, sin_root = s.sin_root, A = s.A, B = s.B, d = s.d;
+  const glm::vec3 u0 = upper * (1.0f / a);
+  const glm::vec3 n0_raw = glm::cross(upper, lower);
+  const float n0_len2 = glm::dot(n0_raw, n0_raw);
+  glm::quat delta_upper;
+  if (n0_len2 > 1e-6f * (a * a) * (b * b)) [[likely]] {  // sine of the bend above 1e-3
+    // Both frames are (segment, plane normal, segment x normal); in the solved one,
+    // w1 = u1 x n1 = cos_root bend - sin_root axis (u1 and n1 expanded in bend and axis).
+    const float n0_len = std::sqrt(n0_len2);
+    const glm::vec3 n0 = n0_raw * (1.0f / n0_len);
+    const glm::vec3 w0 = glm::cross(u0, n0);
+    const glm::vec3 n1 = glm::cross(bend, axis);  // unit: bend is a unit vector orthogonal to axis
+    const glm::vec3 w1 = cos_root * bend - sin_root * axis;
+    // The rotation R = u1 u0^T + n1 n0^T + w1 w0^T as a quaternion without building the matrix:
+    // its trace is u0.u1 + n0.n1 + w0.w1 and its axial vector (R - R^T) sum of the a x R a, so
+    // (1 + trace, u0 x u1 + n0 x n1 + w0 x w1) is the quaternion times 2 sqrt(1 + trace)
+    // (quat_cast's w branch, term by term). Turns past about 140 degrees keep quat_cast, which
+    // picks the largest component.
+    const float tr = glm::dot(u0, u1) + glm::dot(n0, n1) + glm::dot(w0, w1);
+    if (tr > -0.5f) [[likely]] {
+      const glm::vec3 v = glm::cross(u0, u1) + glm::cross(n0, n1) + glm::cross(w0, w1);
+      const float sq = std::sqrt(1.0f + tr);
+      const float inv = 0.5f / sq;
+      delta_upper = glm::quat(0.5f * sq, v.x * inv, v.y * inv, v.z * inv);
+    } else {
+      delta_upper = frame_rotation(u0, n0, w0, u1, n1, w1);
+    }
+    // The lower delta turns about n1. In the plane, as (u1, -w1) coordinates, the lower segment
+    // after the upper delta keeps its old coordinates (l0 . u0, -l0 . w0), and the solved one
+    // is ((d cos_root - A) / B, d sin_root / B) (end - mid = d axis - A u1). The turn between
+    // them is their complex quotient (cos, sin) about n1, and its half-way quaternion is
+    // (1 + cos, sin n1) normalized. The old pair is (upper . lower, |n0_raw|) / (a b), since
+    // lower . (upper x (upper x lower)) = -|upper x lower|^2; the solved one is taken times B,
+    // so the half-way quaternion is (B + X, Y n1) before its normalization and no division
+    // waits for a length on the way (1 / (a b) is known early).
+    const float inv_ab = 1.0f / (a * b);
+    const float ox = glm::dot(upper, lower) * inv_ab;
+    const float oy = n0_len * inv_ab;
+    const float px = d * cos_root - A;
+    const float py = d * sin_root;
+    const float hw = B + (px * ox + py * oy);
+    const float hs = py * ox - px * oy;
+    if (hw > 1e-6f * B) [[likely]] {
+      const float inv_len = 1.0f / std::sqrt(hw * hw + hs * hs);
+      r.delta_lower = glm::quat(hw * inv_len, (hs * inv_len) * n1.x, (hs * inv_len) * n1.y, (hs * inv_len) * n1.z);
+    } else {
+      r.delta_lower = glm::quat(0.0f, n1.x, n1.y, n1.z);  // half a turn
+    }
+  } else {
+    const glm::vec3 l0 = lower / b;
+    const glm::vec3 l1 = (r.end - r.mid) / B;
+    delta_upper = shortest_arc(u0, u1, any_orthogonal(u0));
+    r.delta_lower = shortest_arc(glm::normalize(delta_upper * l0), l1, bend);
+  }
+  r.delta_upper = delta_upper;
+}
+
 void report_unchanged(TwoBoneResult& r, const TwoBoneInput& in, const TwoBoneSettings& s) {
   r.report.residual = distance_between(in.end, in.target);
   r.report.reached = r.report.residual <= s.tolerance;
@@ -179,22 +275,9 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
   const bool toward_target = requested > kTiny * full;
   const glm::vec3 axis = toward_target ? to_target * (1.0f / requested) : current_axis(in, upper, a, full).axis;
 
-  // Reach distance: stretch factor k, soft reach against the stretched span, then the clamp
-  // just inside [k|a-b|, k(a+b)].
-  const bool soft = soft_reach_on(settings.soft_reach_start);
-  const float k = soft ? two_bone_stretch_factor(requested, full, settings.soft_reach_start, settings.max_stretch) : 1.0f;
-  const float A = k * a;
-  const float B = k * b;
-  const float span = A + B;
-  const float m = settings.max_extension;
-  const bool extension_on = std::isfinite(m) && m > 0.0f && m < 1.0f;
-  const float usable = extension_on ? m * span : span;
-  float d = soft ? soft_reach_distance(requested, usable, settings.soft_reach_start) : requested;
-  const float margin = 1e-4f * span;
-  const float hi = std::min(span - margin, usable);
-  const float lo = std::min(std::fabs(A - B) + margin, hi);
-  d = std::clamp(d, lo, hi);
-  r.stretch = k;
+  const Reach reach = reach_distance(requested, a, b, settings);
+  const float A = reach.A, B = reach.B, d = reach.d;
+  r.stretch = reach.k;
 
   const glm::vec3 bend = choose_bend(in, settings, upper, a, axis, toward_target ? to_target : axis,
                                      toward_target ? t2 : 1.0f, full);
@@ -212,62 +295,8 @@ TwoBoneResult solve_two_bone(const TwoBoneInput& in, const TwoBoneSettings& sett
   r.end = in.root + d * axis;
   r.bend_direction = bend;
 
-  // Deltas: map (upper direction, bend-plane normal) onto the solved pair, then the lower
-  // segment by the shortest arc after the upper delta (a turn about the plane normal).
-  const glm::vec3 u0 = upper * (1.0f / a);
-  const glm::vec3 n0_raw = glm::cross(upper, lower);
-  const float n0_len2 = glm::dot(n0_raw, n0_raw);
-  glm::quat delta_upper;
-  if (n0_len2 > 1e-6f * (a * a) * (b * b)) [[likely]] {  // sine of the bend above 1e-3
-    // Both frames are (segment, plane normal, segment x normal); in the solved one,
-    // w1 = u1 x n1 = cos_root bend - sin_root axis (u1 and n1 expanded in bend and axis).
-    const float n0_len = std::sqrt(n0_len2);
-    const glm::vec3 n0 = n0_raw * (1.0f / n0_len);
-    const glm::vec3 w0 = glm::cross(u0, n0);
-    const glm::vec3 n1 = glm::cross(bend, axis);  // unit: bend is a unit vector orthogonal to axis
-    const glm::vec3 w1 = cos_root * bend - sin_root * axis;
-    // The rotation R = u1 u0^T + n1 n0^T + w1 w0^T as a quaternion without building the matrix:
-    // its trace is u0.u1 + n0.n1 + w0.w1 and its axial vector (R - R^T) sum of the a x R a, so
-    // (1 + trace, u0 x u1 + n0 x n1 + w0 x w1) is the quaternion times 2 sqrt(1 + trace)
-    // (quat_cast's w branch, term by term). Turns past about 140 degrees keep quat_cast, which
-    // picks the largest component.
-    const float tr = glm::dot(u0, u1) + glm::dot(n0, n1) + glm::dot(w0, w1);
-    if (tr > -0.5f) [[likely]] {
-      const glm::vec3 v = glm::cross(u0, u1) + glm::cross(n0, n1) + glm::cross(w0, w1);
-      const float sq = std::sqrt(1.0f + tr);
-      const float inv = 0.5f / sq;
-      delta_upper = glm::quat(0.5f * sq, v.x * inv, v.y * inv, v.z * inv);
-    } else {
-      delta_upper = frame_rotation(u0, n0, w0, u1, n1, w1);
-    }
-    // The lower delta turns about n1. In the plane, as (u1, -w1) coordinates, the lower segment
-    // after the upper delta keeps its old coordinates (l0 . u0, -l0 . w0), and the solved one
-    // is ((d cos_root - A) / B, d sin_root / B) (end - mid = d axis - A u1). The turn between
-    // them is their complex quotient (cos, sin) about n1, and its half-way quaternion is
-    // (1 + cos, sin n1) normalized. The old pair is (upper . lower, |n0_raw|) / (a b), since
-    // lower . (upper x (upper x lower)) = -|upper x lower|^2; the solved one is taken times B,
-    // so the half-way quaternion is (B + X, Y n1) before its normalization and no division
-    // waits for a length on the way (1 / (a b) is known early).
-    const float inv_ab = 1.0f / (a * b);
-    const float ox = glm::dot(upper, lower) * inv_ab;
-    const float oy = n0_len * inv_ab;
-    const float px = d * cos_root - A;
-    const float py = d * sin_root;
-    const float hw = B + (px * ox + py * oy);
-    const float hs = py * ox - px * oy;
-    if (hw > 1e-6f * B) [[likely]] {
-      const float inv_len = 1.0f / std::sqrt(hw * hw + hs * hs);
-      r.delta_lower = glm::quat(hw * inv_len, (hs * inv_len) * n1.x, (hs * inv_len) * n1.y, (hs * inv_len) * n1.z);
-    } else {
-      r.delta_lower = glm::quat(0.0f, n1.x, n1.y, n1.z);  // half a turn
-    }
-  } else {
-    const glm::vec3 l0 = lower / b;
-    const glm::vec3 l1 = (r.end - r.mid) / B;
-    delta_upper = shortest_arc(u0, u1, any_orthogonal(u0));
-    r.delta_lower = shortest_arc(glm::normalize(delta_upper * l0), l1, bend);
-  }
-  r.delta_upper = delta_upper;
+  const SolvedChain solved{axis, bend, u1, cos_root, sin_root, A, B, d};
+  segment_deltas(upper, lower, a, b, solved, r);
 
   r.report.clamped = std::fabs(d - requested) > 1e-6f * full;
   // The solved end lies on the root->target ray at d, so it is |requested - d| from the target;
