@@ -16,6 +16,9 @@ namespace {
 // keys' own interpolation; a hard cap keeps a mistaken hour-long clip from exhausting memory.
 constexpr float kSamplesPerSecond = 120.0f;
 constexpr int kMaxSamples = 1 << 20;
+// Below this a sample's step is rounding, not travel (0.12 mm/s at 120 samples a second): a
+// standing root is an exact plateau, so its first instant is found (rule LO13).
+constexpr float kStill = 1e-6f;
 
 }  // namespace
 
@@ -96,8 +99,9 @@ bool prepare_distance(GraphInstance::Impl& impl, const Rig& rig, std::string& er
       // The horizontal place root motion moves (rule AN9's heading), path length so it never falls.
       const Transform h = animator_detail::heading(rig.c0()[r] * pose[r] * rig.c1_inverse()[r]);
       const glm::vec2 p(h.position.x, h.position.z);
-      if (k > 0) d.travel[static_cast<size_t>(k)] = d.travel[static_cast<size_t>(k - 1)] + glm::length(p - last);
-      last = p;
+      const float moved = k > 0 ? glm::length(p - last) : 0.0f;
+      if (k > 0) d.travel[static_cast<size_t>(k)] = d.travel[static_cast<size_t>(k - 1)] + (moved > kStill ? moved : 0.0f);
+      if (k == 0 || moved > kStill) last = p;
     }
     context = make_animation_context(*d.binding);  // the build's samples leave no cursor behind
   }
