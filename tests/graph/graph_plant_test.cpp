@@ -8,6 +8,7 @@
 
 #include "asterune/rig/world.hpp"
 #include "graph/graph_support.hpp"
+#include "support/alloc_counter.hpp"
 
 using namespace asterune;
 using namespace asterune::test;
@@ -154,4 +155,60 @@ TEST_CASE("plant_feet needs contacts and a leg (rule LO15)", "[graph][plant]") {
   const int a = f.clip("a", 10.0f);
   f.desc.plant_feet = true;
   CHECK_THAT(f.error(a), Catch::Matchers::Contains("plant_feet needs foot contacts"));
+}
+
+TEST_CASE("planted feet and distance matching allocate nothing per update (rules LO15, LO12, GR13)",
+          "[graph][plant][distance][alloc]") {
+  Walks w;
+  w.f.param("mix", GraphParameterType::kNumber, 0.0f);
+  w.f.param("distance", GraphParameterType::kNumber, 3.0f);
+  const int slow = walk(w.f, "slow", 1.0f, 20.0f, w.contacts);
+  const int fast = walk(w.f, "fast", 2.0f, 35.0f, w.contacts);
+  GraphInputDesc a = input(slow), b = input(fast);
+  a.position = 0.0f;
+  b.position = 1.0f;
+  GraphNodeDesc loco = node_of("loco", GraphNodeType::kBlend1D, {a, b});
+  loco.position = bound("mix");
+  const int blend = w.f.add(loco);
+  // A stop over the walks: 3 studs in 1.5 s, matched to the distance left.
+  auto clip = std::make_unique<Clip>(linear_clip("stop", "LowerTorso", Transform::identity(),
+                                                 Transform{glm::quat(1, 0, 0, 0), {0.0f, 0.0f, -3.0f}}, 1.5f));
+  w.f.bindings.push_back(native_binding(*clip, w.f.rig));
+  GraphNodeDesc stop;
+  stop.id = "stop";
+  stop.type = GraphNodeType::kClip;
+  stop.clip = clip.get();
+  stop.binding = w.f.bindings.back().get();
+  stop.play_mode = GraphPlayMode::kOnceAndHold;
+  stop.distance_matching = GraphDistanceMatching::kStop;
+  stop.distance = bound("distance");
+  w.f.clips.push_back(std::move(clip));
+  const int s = w.f.add(stop);
+  GraphNodeDesc over = node_of("over", GraphNodeType::kOver);
+  over.base = blend;
+  over.over = s;
+  over.weight = GraphNumber{0.3f, {}};
+  w.f.desc.plant_feet = true;
+  w.g = w.f.build(w.f.add(over));
+  const GraphParameter mix = w.g.find_parameter("mix"), distance = w.g.find_parameter("distance");
+  std::vector<Transform> local(static_cast<size_t>(w.f.rig.joint_count()));
+  std::vector<float> coverage(local.size());
+  REQUIRE(w.g.update(w.f.rig, kDt, local, coverage, {}, true).ok);  // setup's first frame
+  const int stop_node = w.g.find_node("stop");
+  AllocationScope scope;
+  bool ok = true;
+  for (int i = 0; i < 240; ++i) {
+    ok = ok && w.g.set_number(mix, static_cast<float>(i % 120) / 120.0f);
+    ok = ok && w.g.set_number(distance, 3.0f - 0.0125f * static_cast<float>(i));
+    ok = ok && w.g.update(w.f.rig, kDt, local, coverage, {}, true).ok;
+  }
+  const std::size_t allocations = scope.count();
+  REQUIRE(ok);
+  CHECK(allocations == 0);
+  // The stop ran: the last distance, 3 - 0.0125 x 239 = 0.0125 studs of its 3 left, is
+  // 1.5 x (1 - 0.0125 / 3) = 1.49375 s into its uniform travel.
+  CHECK(w.g.node_time(stop_node) == Approx(1.49375f).margin(1e-3));
+  AllocationScope probe;
+  std::vector<int> one(3);
+  CHECK(probe.count() >= 1);
 }
