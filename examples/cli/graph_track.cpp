@@ -17,12 +17,15 @@ void bind_graph(BoundGraph& out, const io::SceneTrack& track, const Rig& rig, bo
                 bool keep_first_frame, const std::string& label) {
   if (!track.graph) throw CliError(label + ": the track has no graph");
   GraphDesc desc = track.graph->desc;  // the Clip nodes get their clip and binding here
+  desc.plant_feet = track.plant_feet;  // rule LO15
   for (size_t i = 0; i < desc.nodes.size(); ++i) {
     GraphNodeDesc& node = desc.nodes[i];
     if (node.type != GraphNodeType::kClip) continue;
     auto bound = std::make_unique<BoundClip>();
     try {
-      bind_clip(*bound, node.clip_source, track.graph->clip_retarget[i], rig, bake, cache, keep_first_frame);
+      // Rule LO16: a Clip node's "cycle" is cut here, once, as a scene track's.
+      const io::ClipCycle cycle = i < track.graph->clip_cycle.size() ? track.graph->clip_cycle[i] : io::ClipCycle::kNone;
+      bind_clip(*bound, node.clip_source, track.graph->clip_retarget[i], rig, bake, cache, keep_first_frame, cycle);
     } catch (const CliError& e) {
       throw CliError(label + ": /nodes/" + node.id + ": node '" + node.id + "': " + e.what());
     }

@@ -21,6 +21,7 @@ struct GraphContext {
   std::vector<std::string> ids;  // file order = GraphDesc index
   std::filesystem::path folder;  // relative clip paths start here
   std::vector<SceneRetarget>* retarget = nullptr;  // per node (file order): a Clip's "retarget" block
+  std::vector<ClipCycle>* cycle = nullptr;         // per node (file order): a Clip's "cycle" (rule LO16)
 };
 
 const char* json_kind(const Json& v) {
@@ -169,8 +170,18 @@ void read_inputs(const Json& v, const std::string& np, GraphNodeDesc& g, const G
   for (size_t k = 0; k < list.size(); ++k) g.inputs.push_back(read_input(list[k], child_pointer(p, k), g.type, c));
 }
 
+// Rules LO12, LO16: a cut cycle (the loader cuts it) and distance matching.
+void read_clip_locomotion(const Json& v, const std::string& np, GraphNodeDesc& g, const GraphContext& c) {
+  if (const Json* m = find_member(v, "cycle")) (*c.cycle)[c.cycle->size() - 1] = read_clip_cycle(*m, child_pointer(np, "cycle"));
+  if (const Json* m = find_member(v, "distance_matching"))
+    g.distance_matching = read_enum<GraphDistanceMatching>(*m, child_pointer(np, "distance_matching"),
+                                                           parse_graph_distance_matching, {"none", "start", "stop"});
+  if (const Json* m = find_member(v, "distance")) g.distance = read_number(*m, child_pointer(np, "distance"), c);
+}
+
 void read_clip(const Json& v, const std::string& np, GraphNodeDesc& g, const GraphContext& c) {
-  check_keys(v, np, {"type", "clip", "retarget", "play_mode", "reverse", "speed", "trim"});
+  check_keys(v, np, {"type", "clip", "retarget", "play_mode", "reverse", "speed", "trim", "cycle", "distance_matching",
+                     "distance"});
   // Rule F10: the same block as a scene track's; the node's index is the one being read.
   if (const Json* r = find_member(v, "retarget"))
     (*c.retarget)[c.retarget->size() - 1] = read_scene_retarget(*r, child_pointer(np, "retarget"));
@@ -189,6 +200,7 @@ void read_clip(const Json& v, const std::string& np, GraphNodeDesc& g, const Gra
     g.trim_start = read_number(trim[0], child_pointer(tp, size_t{0}), c);
     g.trim_end = read_number(trim[1], child_pointer(tp, size_t{1}), c);
   }
+  read_clip_locomotion(v, np, g, c);
 }
 
 void read_selector(const Json& v, const std::string& np, GraphNodeDesc& g, const GraphContext& c) {
@@ -369,12 +381,14 @@ GraphDocument read_graph_document(const Json& root, const std::string& pointer, 
   c.parameters = &desc.parameters;
   c.folder = folder;
   c.retarget = &doc.clip_retarget;
+  c.cycle = &doc.clip_cycle;
   for (auto it = nodes.begin(); it != nodes.end(); ++it) {
     if (it.key().empty()) fail(np, "a node id must not be empty");
     c.ids.push_back(it.key());
   }
   for (auto it = nodes.begin(); it != nodes.end(); ++it) {
     doc.clip_retarget.emplace_back();
+    doc.clip_cycle.push_back(ClipCycle::kNone);
     desc.nodes.push_back(read_node(it.key(), it.value(), child_pointer(np, it.key()), c));
   }
   desc.output = read_node_ref(require_member(root, pointer, "output"), at("output"), c);

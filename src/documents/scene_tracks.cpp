@@ -48,7 +48,7 @@ void read_track_graph(const Json& g, const std::string& gp, const SceneBlockCont
 SceneTrack read_track(const Json& v, const std::string& tp, const SceneBlockContext& ctx) {
   require_object(v, tp);
   check_keys(v, tp, {"name", "clip", "graph", "retarget", "priority", "weight", "speed", "loop", "time", "playing",
-                     "mask", "additive", "root_motion", "cycle"});
+                     "mask", "additive", "root_motion", "cycle", "plant_feet"});
   SceneTrack t;
   t.name = read_name(require_member(v, tp, "name"), child_pointer(tp, "name"));
   if (const Json* g = find_member(v, "graph")) {
@@ -104,6 +104,11 @@ SceneTrack read_track(const Json& v, const std::string& tp, const SceneBlockCont
   }
   if (const Json* r = find_member(v, "root_motion")) t.root_motion = read_bool(*r, child_pointer(tp, "root_motion"));
   if (const Json* c = find_member(v, "cycle")) t.cycle = read_clip_cycle(*c, child_pointer(tp, "cycle"));  // rule LO1
+  if (const Json* p = find_member(v, "plant_feet")) {  // rule LO15
+    const std::string pp = child_pointer(tp, "plant_feet");
+    if (!t.graph) fail(pp, "a clip track plants its feet with its retarget block's \"plant_feet\" (rule RT19)");
+    t.plant_feet = read_bool(*p, pp);
+  }
   return t;
 }
 

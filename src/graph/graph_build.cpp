@@ -75,6 +75,7 @@ struct Builder {
   bool parameters();
   bool node(size_t i);
   bool clip(size_t i, NodeDef& d);
+  bool distance(size_t i, NodeDef& d);
   bool inputs(size_t i, NodeDef& d);
   bool blend_space(size_t i, NodeDef& d);
   bool mask(size_t i, NodeDef& d);
@@ -133,7 +134,21 @@ bool Builder::clip(size_t i, NodeDef& d) {
   });
   d.context = static_cast<int>(impl.contexts.size());
   impl.contexts.push_back(make_animation_context(b));
-  return true;
+  return distance(i, d);
+}
+
+// Rule LO12: a distance-matched clip is a start or a stop, played once and forward.
+bool Builder::distance(size_t i, NodeDef& d) {
+  const GraphNodeDesc& g = desc.nodes[i];
+  d.distance_matching = g.distance_matching;
+  if (g.distance_matching == GraphDistanceMatching::kNone) return true;
+  const std::string who = label(i) + ": distance_matching " + to_string(g.distance_matching);
+  if (g.play_mode != GraphPlayMode::kOnceAndHold && g.play_mode != GraphPlayMode::kOnceAndReset)
+    return fail(who + " plays the clip once: play_mode must be OnceAndHold or OnceAndReset, not " +
+                to_string(g.play_mode));
+  if (g.reverse.value || !g.reverse.parameter.empty()) return fail(who + " plays forward: reverse must be false");
+  if (g.speed.parameter.empty() && g.speed.value < 0.0f) return fail(who + " plays forward: speed must be >= 0");
+  return num(who, "distance", g.distance, d.distance);
 }
 
 bool Builder::inputs(size_t i, NodeDef& d) {
@@ -415,6 +430,8 @@ Result<GraphInstance> build_graph(const GraphDesc& desc, const Rig& rig) {
   impl.input_weight.assign(static_cast<size_t>(offset), 0.0f);
   std::string motion_error;
   if (!graph_detail::prepare_motion(impl, rig, desc, motion_error)) return make_error(motion_error);  // rule GR16
+  if (!graph_detail::prepare_distance(impl, rig, motion_error)) return make_error(motion_error);  // rule LO13
+  if (!graph_detail::prepare_plant(impl, rig, desc, motion_error)) return make_error(motion_error);  // rule LO15
   // The snapshot's shape signature: node types and input counts, joints, parameter types.
   std::uint64_t s = 0xcbf29ce484222325ull;
   auto mix = [&](std::uint64_t v) { s = (s ^ v) * 0x100000001b3ull; };

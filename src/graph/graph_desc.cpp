@@ -55,4 +55,10 @@ std::optional<GraphWaitFor> parse_graph_wait_for(std::string_view n) { return pa
 std::optional<GraphPhaseSync> parse_graph_phase_sync(std::string_view n) { return parse_of<GraphPhaseSync>(kSyncNames, n); }
 std::optional<GraphInputMode> parse_graph_input_mode(std::string_view n) { return parse_of<GraphInputMode>(kModeNames, n); }
 
+constexpr std::array<const char*, 3> kDistanceNames = {"none", "start", "stop"};
+const char* to_string(GraphDistanceMatching mode) { return name_of(kDistanceNames, mode); }
+std::optional<GraphDistanceMatching> parse_graph_distance_matching(std::string_view n) {
+  return parse_of<GraphDistanceMatching>(kDistanceNames, n);
+}
+
 }  // namespace asterune

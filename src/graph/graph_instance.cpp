@@ -87,6 +87,7 @@ GraphReport GraphInstance::update(const Rig& rig, float dt, std::span<Transform>
   impl.events = events.data();
   impl.event_capacity = static_cast<int>(events.size());
   impl.events_written = impl.events_dropped = 0;
+  impl.ignored_values = 0;
   graph_detail::Ticker ticker{impl};
   ticker.tick(impl.output, dt, 1.0f, 1.0f, nullptr);
   if (!graph_detail::evaluate(impl, rig, impl.output)) return report;
@@ -104,6 +105,8 @@ GraphReport GraphInstance::update(const Rig& rig, float dt, std::span<Transform>
     const float kw = impl.foot_kw[at];
     impl.foot_weight[f] = kw > 0.0f ? std::clamp(impl.foot_cw[at] / kw, 0.0f, 1.0f) : 0.0f;
   }
+  graph_detail::plant_output(impl, rig, dt, local);  // rule LO15, on the blended contacts
+  report.ignored_values = impl.ignored_values;
   report.events_written = impl.events_written;
   report.events_dropped = impl.events_dropped;
   impl.events = nullptr;
@@ -246,6 +249,7 @@ void layout(GraphInstance::Impl& impl, StateArchive& ar) {
     }
   ar.array(impl.from_poses.data(), impl.from_poses.size());
   ar.array(impl.from_covs.data(), impl.from_covs.size());
+  ar.array(impl.plant_state.data(), impl.plant_state.size());  // rule LO15's holds
   // Strings: their length, then their bytes (as many as the longest a parameter may hold).
   for (std::string& str : impl.strings) {
     std::uint32_t len = static_cast<std::uint32_t>(str.size());

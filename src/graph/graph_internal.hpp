@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "asterune/graph/graph.hpp"
 #include "asterune/retarget/animation.hpp"
 #include "asterune/retarget/contacts.hpp"
+#include "asterune/retarget/foot_plant.hpp"
 
 namespace asterune::graph_detail {
 
@@ -88,6 +90,12 @@ struct NodeDef {
   bool heads_cached = false;
   float head_ts_yaw = 0.0f, head_te_yaw = 0.0f;
   glm::vec3 head_ts_pos{0.0f}, head_te_pos{0.0f};
+  // Distance matching (rules LO12-LO14, graph_distance.cpp): the root's cumulative horizontal
+  // travel over the whole clip, sampled every travel_dt seconds at build (non-decreasing).
+  GraphDistanceMatching distance_matching = GraphDistanceMatching::kNone;
+  NumRef distance;
+  std::vector<float> travel;
+  float travel_dt = 0.0f;
 };
 
 // This update's root step of a node's output (rule GR16): a turn about +Y and a travel.
@@ -95,6 +103,16 @@ struct RootStep {
   float yaw = 0.0f;
   glm::vec3 travel{0.0f};
 };
+
+// Per leg, plain data (snapshot): held while the blended contact is down; after the release, the
+// offset from the motion fades out over the blend time.
+struct PlantFoot {
+  std::uint8_t held = 0;
+  float since = 0.0f;         // seconds since the release
+  glm::vec3 anchor{0.0f};     // held sole, in the frame the output pose is drawn in
+  glm::vec3 release{0.0f};    // anchor - motion's sole at the release (fading)
+};
+static_assert(std::is_trivially_copyable_v<PlantFoot>);
 
 // Runtime state of one node: plain data, copied as bytes by snapshot()/restore() (rule GR14).
 struct NodeState {
@@ -158,6 +176,14 @@ struct GraphInstance::Impl {
   std::vector<float> foot_cw, foot_kw, foot_weight;
   std::vector<Transform> scratch_pose;  // heading samples of bound trims
   std::vector<float> scratch_cov;
+  // Per-frame values this update ignored (rule LO14: a nonfinite distance).
+  int ignored_values = 0;
+  // Planted feet on the output (rule LO15, graph_plant.cpp); empty legs: not planting.
+  // `plant` holds the legs (rule RT19's solve) and one contact per leg rewritten each update.
+  FootPlant plant;
+  std::vector<int> plant_foot;  // per leg: its index into foot_labels
+  std::vector<graph_detail::PlantFoot> plant_state;
+  std::vector<Transform> plant_world;
   // Per-update event output.
   GraphEvent* events = nullptr;
   int event_capacity = 0, events_written = 0, events_dropped = 0;
@@ -221,6 +247,20 @@ bool prepare_motion(GraphInstance::Impl& impl, const Rig& rig, const GraphDesc& 
 /// extracting) and its contacts; other nodes blend their inputs' steps and contacts with the
 /// weights their pose blend gives the root joint.
 void node_motion(GraphInstance::Impl& impl, const Rig& rig, int node);
+
+// --- distance matching (graph_distance.cpp, rules LO12-LO14) ------------------------------
+/// Build: each distance-matched Clip's travel curve. False with `error` set.
+bool prepare_distance(GraphInstance::Impl& impl, const Rig& rig, std::string& error);
+/// The clip time in [ts, te] at which the curve first reaches `travelled` (a binary search).
+float time_at_travel(const NodeDef& d, float travelled, float ts, float te);
+/// The curve at clip time t (linear between samples).
+float travel_at(const NodeDef& d, float t);
+
+// --- planted feet on the output (graph_plant.cpp, rule LO15) ------------------------------
+/// Build: the legs of the graph's feet when desc.plant_feet. False with `error` set.
+bool prepare_plant(GraphInstance::Impl& impl, const Rig& rig, const GraphDesc& desc, std::string& error);
+/// After the output's contacts are known: holds the feet in contact in `local` (the output).
+void plant_output(GraphInstance::Impl& impl, const Rig& rig, float dt, std::span<Transform> local);
 
 }  // namespace graph_detail
 }  // namespace asterune

@@ -25,6 +25,7 @@ Ticker::Trim Ticker::trim(const NodeDef& d) const {
   float te = raw_end < 0.0f ? len : std::clamp(raw_end, 0.0f, len);
   if (te < ts) te = ts;
   Trim t{ts, te, !impl.flag(d.reverse) != (impl.num(d.speed) < 0.0f)};
+  if (d.distance_matching != GraphDistanceMatching::kNone) t.forward = true;  // rule LO12
   return t;
 }
 
@@ -176,6 +177,10 @@ void Ticker::clip(int node, float dt, float escale, const Drive* drive) {
     st.time = clip_time(d, 0.0f);
     // Starting reports the markers at the start (later steps report (u0, u1]).
     emit(node, -1e-7f, 1e-7f, escale);
+  }
+  if (d.distance_matching != GraphDistanceMatching::kNone) {  // rule LO12: the distance, not the clock
+    advance_clip(node, distance_step(impl, node, trim(d), dt), escale);
+    return;
   }
   float du = 0.0f;
   if (drive) {

@@ -41,6 +41,9 @@ struct Ticker {
   void tick(int node, float dt, float share, float escale, const Drive* drive);
 };
 
+/// Rules LO12-LO14: a distance-matched Clip's progress step this update (>= 0).
+float distance_step(GraphInstance::Impl& impl, int node, const Ticker::Trim& trim, float dt);
+
 /// The second pass: evaluates the active nodes bottom-up into their pose buffers. False when a
 /// clip could not be sampled (wrong rig).
 bool evaluate(GraphInstance::Impl& impl, const Rig& rig, int node);

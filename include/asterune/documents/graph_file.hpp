@@ -29,6 +29,9 @@ struct GraphDocument {
   /// Per node (index = GraphDesc node index): a Clip node's "retarget" block, the same block as a
   /// scene track's (scene_animation.hpp); the defaults when the node gives none or is no Clip.
   std::vector<SceneRetarget> clip_retarget;
+  /// Per node: a Clip node's "cycle" (rule LO16: "auto" cuts a loop of whole strides when the
+  /// loader binds the clip, as for a scene track, rules LO1-LO5); kNone elsewhere.
+  std::vector<ClipCycle> clip_cycle;
 };
 
 /// Parses an asterune.graph/1 document. `file_label` names the file in messages and its folder

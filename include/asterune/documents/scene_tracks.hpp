@@ -67,6 +67,8 @@ struct SceneTrack {
   float reference_time = 0.0f;            // the additive reference pose's clip time
   bool root_motion = false;
   ClipCycle cycle = ClipCycle::kNone;     // "cycle": "auto" cuts a loop of whole strides (rule LO1)
+  /// "plant_feet" on a graph track (rule LO15): feet held from the graph's blended contacts.
+  bool plant_feet = false;
 };
 
 enum class SceneCommandKind { kPlay, kStop, kAdjustWeight, kAdjustSpeed, kSetTime, kSetParameter, kSnapshot, kRestore };

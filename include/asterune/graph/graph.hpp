@@ -52,6 +52,9 @@ struct GraphReport {
   /// Rule GR16, with root_motion: the root joint's heading change this update (turn about +Y,
   /// horizontal travel, in the frame the pose is held in), blended as the pose; else identity.
   Transform root_step;
+  /// Per-frame values this update ignored, the pose left unpoisoned (rule LO14: a nonfinite
+  /// distance holds its Clip's time).
+  int ignored_values = 0;
 };
 
 /// Plays as one Animator track through PoseSource (rule GR15): TrackDesc::source = &instance.

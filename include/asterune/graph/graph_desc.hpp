@@ -93,6 +93,9 @@ enum class GraphPhaseSync : std::uint8_t { kSynced, kUnsynced, kMarkers };
 /// Blend2D input_mode (rule GR7). JSON: "Cartesian" (default), "Polar".
 enum class GraphInputMode : std::uint8_t { kCartesian, kPolar };
 
+/// Clip distance_matching (rules LO12-LO14). JSON: "none" (default), "start", "stop".
+enum class GraphDistanceMatching : std::uint8_t { kNone, kStart, kStop };
+
 /// One entry of a node's `inputs` (JSON inputs[]). Which fields a node reads depends on its type.
 struct GraphInputDesc {
   std::string name;  // Select: the name `selection` chooses; elsewhere informative
@@ -140,6 +143,11 @@ struct GraphNodeDesc {
   // trim [start, end] in clip seconds; trim_end < 0 means the clip's end.
   GraphNumber trim_start{0.0f, {}};
   GraphNumber trim_end{-1.0f, {}};
+  /// Rules LO12-LO14: the clip time follows the character's travel instead of the clock. Start:
+  /// `distance` is how far it has travelled since the start began (studs); stop: how far it
+  /// still has to go. Needs play_mode OnceAndHold or OnceAndReset, played forward.
+  GraphDistanceMatching distance_matching = GraphDistanceMatching::kNone;
+  GraphNumber distance{0.0f, {}};
 
   // --- Select / PrioritySelect / Sequence / RandomSequence / Blend1D / Blend2D.
   std::vector<GraphInputDesc> inputs;
@@ -177,6 +185,9 @@ struct GraphDesc {
   std::vector<GraphParameterDesc> parameters;
   std::vector<GraphNodeDesc> nodes;
   int output = -1;  // index into nodes
+  /// Rule LO15: hold each foot the output's blended contacts put down where it touched, through
+  /// blends (a graph track's "plant_feet").
+  bool plant_feet = false;
 };
 
 /// The JSON names of the enums ("Clip" ... "Blend2D", "number"/"bool"/"string", "Loop" ...,
@@ -190,6 +201,7 @@ const char* to_string(GraphInterruptible mode);
 const char* to_string(GraphWaitFor mode);
 const char* to_string(GraphPhaseSync sync);
 const char* to_string(GraphInputMode mode);
+const char* to_string(GraphDistanceMatching mode);  // "none", "start", "stop"
 /// The value named `name` (the names of to_string, case-sensitive; never "Default"), or nullopt.
 std::optional<GraphNodeType> parse_graph_node_type(std::string_view name);
 std::optional<GraphParameterType> parse_graph_parameter_type(std::string_view name);
@@ -199,5 +211,6 @@ std::optional<GraphInterruptible> parse_graph_interruptible(std::string_view nam
 std::optional<GraphWaitFor> parse_graph_wait_for(std::string_view name);
 std::optional<GraphPhaseSync> parse_graph_phase_sync(std::string_view name);
 std::optional<GraphInputMode> parse_graph_input_mode(std::string_view name);
+std::optional<GraphDistanceMatching> parse_graph_distance_matching(std::string_view name);
 
 }  // namespace asterune
