@@ -84,6 +84,7 @@ GraphReport GraphInstance::update(const Rig& rig, float dt, std::span<Transform>
   }
   impl.extract_root = root_motion && impl.root_joint >= 0;
   std::fill(impl.wraps.begin(), impl.wraps.end(), 0);
+  std::fill(impl.weights_fresh.begin(), impl.weights_fresh.end(), std::uint8_t{0});
   impl.events = events.data();
   impl.event_capacity = static_cast<int>(events.size());
   impl.events_written = impl.events_dropped = 0;
