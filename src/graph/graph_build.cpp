@@ -428,6 +428,7 @@ Result<GraphInstance> build_graph(const GraphDesc& desc, const Rig& rig) {
     offset += static_cast<int>(d.inputs.size());
   }
   impl.input_weight.assign(static_cast<size_t>(offset), 0.0f);
+  impl.weights_fresh.assign(n, 0);
   std::string motion_error;
   if (!graph_detail::prepare_motion(impl, rig, desc, motion_error)) return make_error(motion_error);  // rule GR16
   if (!graph_detail::prepare_distance(impl, rig, motion_error)) return make_error(motion_error);  // rule LO13

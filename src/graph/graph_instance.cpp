@@ -84,6 +84,7 @@ GraphReport GraphInstance::update(const Rig& rig, float dt, std::span<Transform>
   }
   impl.extract_root = root_motion && impl.root_joint >= 0;
   std::fill(impl.wraps.begin(), impl.wraps.end(), 0);
+  std::fill(impl.weights_fresh.begin(), impl.weights_fresh.end(), std::uint8_t{0});
   impl.events = events.data();
   impl.event_capacity = static_cast<int>(events.size());
   impl.events_written = impl.events_dropped = 0;
@@ -178,9 +179,10 @@ int GraphInstance::node_cycles(int node) const {
   return impl_->state[static_cast<size_t>(node)].cycles;
 }
 
-// --- snapshot (rule GR14): header, parameters, per node only the state its type keeps (what
-// the next update reads; node weights and other reports are recomputed by it), then the pose
-// buffers transitions read (the selectors' shown poses and their from-poses). ----------------
+// --- snapshot (rule GR14): header, parameters (each only its own type's value), per node only
+// the state its type keeps (what the next update reads; node weights and other reports are
+// recomputed by it), the pose buffers transitions read (the selectors' shown poses and their
+// from-poses), then the string parameters. ---------------------------------------------------
 namespace {
 
 using graph_detail::NodeDef;
@@ -237,9 +239,22 @@ void node_state(StateArchive& ar, const NodeDef& d, NodeState& st) {
   }
 }
 
+// Each parameter keeps one value, of its own type: the others' slots are never read.
+void parameter_values(GraphInstance::Impl& impl, StateArchive& ar) {
+  for (size_t i = 0; i < impl.params.size(); ++i) {
+    if (impl.params[i].type == GraphParameterType::kNumber) ar.field(impl.numbers[i]);
+    else if (impl.params[i].type == GraphParameterType::kBool) ar.field(impl.bools[i]);
+  }
+}
+
+size_t string_parameter_count(const GraphInstance::Impl& impl) {
+  size_t count = 0;
+  for (const GraphParameterDesc& p : impl.params) count += p.type == GraphParameterType::kString ? 1 : 0;
+  return count;
+}
+
 void layout(GraphInstance::Impl& impl, StateArchive& ar) {
-  ar.array(impl.numbers.data(), impl.numbers.size());
-  ar.array(impl.bools.data(), impl.bools.size());
+  parameter_values(impl, ar);
   for (size_t i = 0; i < impl.defs.size(); ++i) node_state(ar, impl.defs[i], impl.state[i]);
   const size_t n = static_cast<size_t>(impl.joints);
   for (size_t i = 0; i < impl.defs.size(); ++i)
@@ -251,7 +266,9 @@ void layout(GraphInstance::Impl& impl, StateArchive& ar) {
   ar.array(impl.from_covs.data(), impl.from_covs.size());
   ar.array(impl.plant_state.data(), impl.plant_state.size());  // rule LO15's holds
   // Strings: their length, then their bytes (as many as the longest a parameter may hold).
-  for (std::string& str : impl.strings) {
+  for (size_t i = 0; i < impl.strings.size(); ++i) {
+    if (impl.params[i].type != GraphParameterType::kString) continue;
+    std::string& str = impl.strings[i];
     std::uint32_t len = static_cast<std::uint32_t>(str.size());
     ar.field(len);
     if (ar.reading()) {
@@ -294,8 +311,7 @@ bool GraphInstance::restore(std::span<const std::byte> in) {
   StateArchive probe{detail::StateMode::kSize, nullptr, nullptr, sizeof h};
   {
     GraphInstance::Impl& impl = *impl_;
-    probe.array(impl.numbers.data(), impl.numbers.size());
-    probe.array(impl.bools.data(), impl.bools.size());
+    parameter_values(impl, probe);
     for (size_t i = 0; i < impl.defs.size(); ++i) {
       const NodeDef& d = impl.defs[i];
       NodeState st{};
@@ -306,8 +322,9 @@ bool GraphInstance::restore(std::span<const std::byte> in) {
       probe.at = one.at;
     }
   }
-  const std::size_t strings_at = size - impl_->strings.size() * (sizeof(std::uint32_t) + impl_->string_capacity);
-  for (size_t i = 0; i < impl_->strings.size(); ++i) {
+  const size_t string_count = string_parameter_count(*impl_);
+  const std::size_t strings_at = size - string_count * (sizeof(std::uint32_t) + impl_->string_capacity);
+  for (size_t i = 0; i < string_count; ++i) {
     std::uint32_t len = 0;
     std::memcpy(&len, in.data() + strings_at + i * (sizeof len + impl_->string_capacity), sizeof len);
     if (len > impl_->string_capacity) return false;

@@ -164,6 +164,9 @@ struct GraphInstance::Impl {
   std::vector<Transform> from_poses;  // per from_slot
   std::vector<float> from_covs;
   std::vector<float> input_weight;    // this update's weight of each input of each node
+  // Per node: its input_weight entries hold this update's blend weights (the parameters do not
+  // change within an update, so the first computation serves every later ask).
+  std::vector<std::uint8_t> weights_fresh;
   std::vector<AnimationContext> contexts;
   // Root motion and contacts (rule GR16): the rig's root-motion joint (rule AN9), whether
   // this update extracts it, and per node this update's step, lap crossings and per graph

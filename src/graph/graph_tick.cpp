@@ -79,6 +79,9 @@ float Ticker::duration(int node) {
 float* Ticker::weights(int node) {
   const NodeDef& d = impl.defs[static_cast<size_t>(node)];
   float* w = impl.input_weight.data() + d.weight_offset;
+  std::uint8_t& fresh = impl.weights_fresh[static_cast<size_t>(node)];
+  if (fresh) return w;
+  fresh = 1;
   if (d.type == GraphNodeType::kBlend1D) blend1d_weights(d, impl.num(d.position), w);
   else if (d.type == GraphNodeType::kBlend2D) blend2d_weights(d, impl.num(d.x), impl.num(d.y), w);
   return w;
