@@ -106,32 +106,51 @@ void copy_pose(GraphInstance::Impl& impl, int from, int to) {
   std::memcpy(impl.cov(to), impl.cov(from), n * sizeof(float));
 }
 
-// Gives joint j's child part the world rotation `part`, then re-places its subtree.
-void set_part_rotation(const Rig& rig, std::span<Transform> local, std::span<Transform> world, int j,
-                       const glm::quat& part) {
-  const Transform parent = parent_placement(rig, Transform::identity(), world, j);
-  local[static_cast<size_t>(j)].rotation = local_rotation_for_part(rig, parent, j, glm::normalize(part));
-  evaluate_world_subtree(rig, Transform::identity(), local, world, j);
+// Joint j's child part placement with the root part at the origin, walking only its ancestors
+// (the warps read a few chains, so the whole rig's walk is not needed).
+Transform part_world(const Rig& rig, std::span<const Transform> local, int j) {
+  int chain[64];
+  int n = 0;
+  for (int k = j; k >= 0 && n < 64; k = rig.parent(k)) chain[n++] = k;
+  Transform w = rig.anchor()[static_cast<size_t>(chain[n - 1])];
+  for (int i = n - 1; i >= 0; --i) {
+    const size_t k = static_cast<size_t>(chain[i]);
+    w = w * rig.c0()[k] * local[k] * rig.c1_inverse()[k];
+  }
+  return w;
+}
+Transform child_world(const Rig& rig, const Transform& parent, std::span<const Transform> local, int j) {
+  const size_t k = static_cast<size_t>(j);
+  return parent * rig.c0()[k] * local[k] * rig.c1_inverse()[k];
+}
+glm::vec3 pivot_of(const Rig& rig, const Transform& part, int j) {
+  return transform_point(part, rig.c1()[static_cast<size_t>(j)].position);
+}
+// Gives joint j's child part the world rotation `part` under a parent part of world rotation
+// `parent` (a local rotation depends on the rotations alone, rule R8).
+void set_part_rotation(const Rig& rig, std::span<Transform> local, const glm::quat& parent, int j, const glm::quat& part) {
+  local[static_cast<size_t>(j)].rotation =
+      local_rotation_for_part(rig, Transform{parent, glm::vec3(0.0f)}, j, glm::normalize(part));
 }
 
 void warp_stride(GraphInstance::Impl& impl, const Rig& rig, int node) {
   WarpState& ws = impl.warp[static_cast<size_t>(node)];
-  WarpRig& wr = impl.warp_rig;
+  const WarpRig& wr = impl.warp_rig;
   if (ws.stride_scale == 1.0f) return;  // nothing to scale: the pose stays bit-identical
   const std::span<Transform> local(impl.pose(node), static_cast<size_t>(impl.joints));
-  const std::span<Transform> world(wr.world);
-  evaluate_world(rig, Transform::identity(), local, world);
+  const Transform pelvis = part_world(rig, local, wr.pelvis);
   std::array<StrideWarpLeg, kMaxWarpLegs> legs{};
   std::array<std::array<glm::quat, 3>, kMaxWarpLegs> rot{};
   for (int i = 0; i < wr.legs; ++i) {
     const WarpLegJoints& l = wr.leg[static_cast<size_t>(i)];
-    legs[static_cast<size_t>(i)] = {joint_pivot(rig, world, l.hip), joint_pivot(rig, world, l.knee),
-                                    joint_pivot(rig, world, l.ankle)};
-    rot[static_cast<size_t>(i)] = {world[static_cast<size_t>(l.hip)].rotation, world[static_cast<size_t>(l.knee)].rotation,
-                                   world[static_cast<size_t>(l.ankle)].rotation};
+    const Transform hip = child_world(rig, pelvis, local, l.hip);
+    const Transform knee = child_world(rig, hip, local, l.knee);
+    const Transform ankle = child_world(rig, knee, local, l.ankle);
+    legs[static_cast<size_t>(i)] = {pivot_of(rig, hip, l.hip), pivot_of(rig, knee, l.knee), pivot_of(rig, ankle, l.ankle)};
+    rot[static_cast<size_t>(i)] = {hip.rotation, knee.rotation, ankle.rotation};
   }
   StrideWarpInput in;
-  in.pelvis = joint_pivot(rig, world, wr.pelvis);
+  in.pelvis = pivot_of(rig, pelvis, wr.pelvis);
   in.direction = ws.direction;
   in.up = kUp;
   in.stride_scale = ws.stride_scale;
@@ -140,37 +159,51 @@ void warp_stride(GraphInstance::Impl& impl, const Rig& rig, int node) {
   if (!r.valid) return;
   ws.pelvis_drop = r.pelvis_drop;
   if (r.pelvis_drop > 0.0f) {
-    const Transform attach = attachment_frame(rig, parent_placement(rig, Transform::identity(), world, wr.pelvis), wr.pelvis);
-    local[static_cast<size_t>(wr.pelvis)].position += glm::conjugate(attach.rotation) * (-r.pelvis_drop * kUp);
-    evaluate_world_subtree(rig, Transform::identity(), local, world, wr.pelvis);
+    // The drop is a translation along up of the pelvis joint's frame: T's position moves by it
+    // taken into the attachment frame (the part's rotation, and so the legs' solve, unchanged).
+    const int parent = rig.parent(wr.pelvis);
+    const Transform above = parent < 0 ? rig.anchor()[static_cast<size_t>(wr.pelvis)] : part_world(rig, local, parent);
+    const glm::quat attach = above.rotation * rig.c0()[static_cast<size_t>(wr.pelvis)].rotation;
+    local[static_cast<size_t>(wr.pelvis)].position += glm::conjugate(attach) * (-r.pelvis_drop * kUp);
   }
   for (int i = 0; i < wr.legs; ++i) {
     const TwoBoneResult& leg = r.legs[static_cast<size_t>(i)];
     if (leg.report.residual < 0.0f) continue;  // the solver refused the leg: it keeps its pose
     const WarpLegJoints& l = wr.leg[static_cast<size_t>(i)];
     const auto& q = rot[static_cast<size_t>(i)];
-    set_part_rotation(rig, local, world, l.hip, leg.delta_upper * q[0]);
-    set_part_rotation(rig, local, world, l.knee, leg.delta_lower * leg.delta_upper * q[1]);
-    set_part_rotation(rig, local, world, l.ankle, q[2]);  // the foot keeps its animated orientation
+    const glm::quat hip = glm::normalize(leg.delta_upper * q[0]);
+    const glm::quat knee = glm::normalize(leg.delta_lower * leg.delta_upper * q[1]);
+    set_part_rotation(rig, local, pelvis.rotation, l.hip, hip);
+    set_part_rotation(rig, local, hip, l.knee, knee);
+    set_part_rotation(rig, local, knee, l.ankle, q[2]);  // the foot keeps its animated orientation
   }
 }
 
 void warp_orientation(GraphInstance::Impl& impl, const Rig& rig, int node) {
   const WarpState& ws = impl.warp[static_cast<size_t>(node)];
-  WarpRig& wr = impl.warp_rig;
+  const WarpRig& wr = impl.warp_rig;
   if (ws.yaw == 0.0f) return;
   const std::span<Transform> local(impl.pose(node), static_cast<size_t>(impl.joints));
-  const std::span<Transform> world(wr.world);
-  evaluate_world(rig, Transform::identity(), local, world);
   const OrientationWarpTurns turns = orientation_warp_turns(ws.yaw, kHalfPi, wr.spine);
+  const int parent = rig.parent(wr.pelvis);
+  const Transform above = parent < 0 ? rig.anchor()[static_cast<size_t>(wr.pelvis)] : part_world(rig, local, parent);
+  // The animated chain's rotations, before any turn.
   std::array<glm::quat, kMaxWarpSpine> spine{};
-  for (int k = 0; k < wr.spine; ++k) spine[static_cast<size_t>(k)] = world[static_cast<size_t>(wr.spine_joint[static_cast<size_t>(k)])].rotation;
+  Transform at = child_world(rig, above, local, wr.pelvis);
+  const glm::quat pelvis = at.rotation;
+  for (int k = 0; k < wr.spine; ++k) {
+    at = child_world(rig, at, local, wr.spine_joint[static_cast<size_t>(k)]);
+    spine[static_cast<size_t>(k)] = at.rotation;
+  }
   // The lower body turns about up through the pelvis pivot (the legs and feet follow it); each
   // spine joint then ends at its share of the turn of the pose's own orientation.
-  set_part_rotation(rig, local, world, wr.pelvis, yaw_turn(turns.yaw) * world[static_cast<size_t>(wr.pelvis)].rotation);
-  for (int k = 0; k < wr.spine; ++k)
-    set_part_rotation(rig, local, world, wr.spine_joint[static_cast<size_t>(k)],
-                      yaw_turn(turns.spine_yaw[static_cast<size_t>(k)]) * spine[static_cast<size_t>(k)]);
+  glm::quat turned = glm::normalize(yaw_turn(turns.yaw) * pelvis);
+  set_part_rotation(rig, local, above.rotation, wr.pelvis, turned);
+  for (int k = 0; k < wr.spine; ++k) {
+    const glm::quat next = glm::normalize(yaw_turn(turns.spine_yaw[static_cast<size_t>(k)]) * spine[static_cast<size_t>(k)]);
+    set_part_rotation(rig, local, turned, wr.spine_joint[static_cast<size_t>(k)], next);
+    turned = next;
+  }
 }
 
 int role_joint(const Rig& rig, const RoleMap& roles, Role role) {
@@ -219,7 +252,6 @@ bool prepare_warp(GraphInstance::Impl& impl, const Rig& rig, std::string& error)
   if (orientation && (top < 0 || wr.spine == 0 || rig.parent(wr.spine_joint[static_cast<size_t>(wr.spine - 1)]) != wr.pelvis))
     return error = who + ": the rig '" + rig.name() + "' has no spine joint above the pelvis (chest role, rule RT8)", false;
   std::reverse(wr.spine_joint.begin(), wr.spine_joint.begin() + wr.spine);
-  wr.world.assign(static_cast<size_t>(rig.joint_count()), Transform::identity());
   return true;
 }
 

@@ -3,11 +3,9 @@
 #pragma once
 
 #include <array>
-#include <vector>
 
 #include <glm/glm.hpp>
 
-#include "asterune/math/transform.hpp"
 #include "asterune/solvers/locomotion_warp.hpp"
 
 namespace asterune::graph_detail {
@@ -22,7 +20,6 @@ struct WarpRig {
   int pelvis = -1;  // the joint the legs hang from
   int spine = 0;    // joints from the pelvis up to the chest, pelvis side first
   std::array<int, kMaxWarpSpine> spine_joint{};
-  std::vector<Transform> world;  // scratch: the pose's part placements (sized at build)
 };
 
 // Recomputed by every update's tick (never snapshotted: no warp keeps state across updates).
