@@ -11,7 +11,6 @@
 
 #include "asterune/retarget/humanoid.hpp"
 #include "asterune/rig/rig.hpp"
-#include "asterune/rig/world.hpp"
 #include "asterune/solvers/locomotion_warp.hpp"
 
 namespace asterune::graph_detail {
@@ -106,6 +105,15 @@ void copy_pose(GraphInstance::Impl& impl, int from, int to) {
   std::memcpy(impl.cov(to), impl.cov(from), n * sizeof(float));
 }
 
+// p * c, skipping the rotation product when c's is exactly identity (most Roblox C0/C1).
+Transform mul(const Transform& p, const Transform& c) {
+  if (c.rotation == glm::quat(1.0f, 0.0f, 0.0f, 0.0f)) return Transform{p.rotation, p.position + p.rotation * c.position};
+  return p * c;
+}
+Transform child_world(const Rig& rig, const Transform& parent, std::span<const Transform> local, int j) {
+  const size_t k = static_cast<size_t>(j);
+  return mul(mul(mul(parent, rig.c0()[k]), local[k]), rig.c1_inverse()[k]);
+}
 // Joint j's child part placement with the root part at the origin, walking only its ancestors
 // (the warps read a few chains, so the whole rig's walk is not needed).
 Transform part_world(const Rig& rig, std::span<const Transform> local, int j) {
@@ -113,24 +121,22 @@ Transform part_world(const Rig& rig, std::span<const Transform> local, int j) {
   int n = 0;
   for (int k = j; k >= 0 && n < 64; k = rig.parent(k)) chain[n++] = k;
   Transform w = rig.anchor()[static_cast<size_t>(chain[n - 1])];
-  for (int i = n - 1; i >= 0; --i) {
-    const size_t k = static_cast<size_t>(chain[i]);
-    w = w * rig.c0()[k] * local[k] * rig.c1_inverse()[k];
-  }
+  for (int i = n - 1; i >= 0; --i) w = child_world(rig, w, local, chain[i]);
   return w;
-}
-Transform child_world(const Rig& rig, const Transform& parent, std::span<const Transform> local, int j) {
-  const size_t k = static_cast<size_t>(j);
-  return parent * rig.c0()[k] * local[k] * rig.c1_inverse()[k];
 }
 glm::vec3 pivot_of(const Rig& rig, const Transform& part, int j) {
   return transform_point(part, rig.c1()[static_cast<size_t>(j)].position);
 }
 // Gives joint j's child part the world rotation `part` under a parent part of world rotation
-// `parent` (a local rotation depends on the rotations alone, rule R8).
+// `parent`: T = (P C0)^-1 part C1 in rotations alone (rule R8), identity factors skipped.
 void set_part_rotation(const Rig& rig, std::span<Transform> local, const glm::quat& parent, int j, const glm::quat& part) {
-  local[static_cast<size_t>(j)].rotation =
-      local_rotation_for_part(rig, Transform{parent, glm::vec3(0.0f)}, j, glm::normalize(part));
+  const size_t k = static_cast<size_t>(j);
+  const glm::quat identity(1.0f, 0.0f, 0.0f, 0.0f);
+  const glm::quat& c0 = rig.c0()[k].rotation;
+  const glm::quat& c1 = rig.c1()[k].rotation;
+  const glm::quat a = c0 == identity ? parent : parent * c0;
+  const glm::quat frame = c1 == identity ? part : part * c1;
+  local[k].rotation = glm::normalize(glm::conjugate(a) * frame);
 }
 
 void warp_stride(GraphInstance::Impl& impl, const Rig& rig, int node) {
@@ -171,8 +177,8 @@ void warp_stride(GraphInstance::Impl& impl, const Rig& rig, int node) {
     if (leg.report.residual < 0.0f) continue;  // the solver refused the leg: it keeps its pose
     const WarpLegJoints& l = wr.leg[static_cast<size_t>(i)];
     const auto& q = rot[static_cast<size_t>(i)];
-    const glm::quat hip = glm::normalize(leg.delta_upper * q[0]);
-    const glm::quat knee = glm::normalize(leg.delta_lower * leg.delta_upper * q[1]);
+    const glm::quat hip = leg.delta_upper * q[0];
+    const glm::quat knee = leg.delta_lower * (leg.delta_upper * q[1]);
     set_part_rotation(rig, local, pelvis.rotation, l.hip, hip);
     set_part_rotation(rig, local, hip, l.knee, knee);
     set_part_rotation(rig, local, knee, l.ankle, q[2]);  // the foot keeps its animated orientation
@@ -197,10 +203,10 @@ void warp_orientation(GraphInstance::Impl& impl, const Rig& rig, int node) {
   }
   // The lower body turns about up through the pelvis pivot (the legs and feet follow it); each
   // spine joint then ends at its share of the turn of the pose's own orientation.
-  glm::quat turned = glm::normalize(yaw_turn(turns.yaw) * pelvis);
+  glm::quat turned = yaw_turn(turns.yaw) * pelvis;
   set_part_rotation(rig, local, above.rotation, wr.pelvis, turned);
   for (int k = 0; k < wr.spine; ++k) {
-    const glm::quat next = glm::normalize(yaw_turn(turns.spine_yaw[static_cast<size_t>(k)]) * spine[static_cast<size_t>(k)]);
+    const glm::quat next = yaw_turn(turns.spine_yaw[static_cast<size_t>(k)]) * spine[static_cast<size_t>(k)];
     set_part_rotation(rig, local, turned, wr.spine_joint[static_cast<size_t>(k)], next);
     turned = next;
   }
