@@ -176,8 +176,11 @@ void AnimatorPoseSource::record_graph(int track, io::TrackRecord& r) const {
     }
     rec.parameters.push_back(std::move(pr));
   }
-  for (int n = 0; n < g.node_count(); ++n)
-    rec.nodes.push_back(io::GraphNodeRecord{g.node_id(n), g.node_weight(n), g.node_time(n), g.node_phase(n)});
+  for (int n = 0; n < g.node_count(); ++n) {
+    rec.nodes.push_back(io::GraphNodeRecord{g.node_id(n), g.node_weight(n), g.node_time(n), g.node_phase(n), {}});
+    if (const GraphWarpReport w = g.warp_report(n); w.warp)  // rule LO9
+      rec.nodes.back().warp = io::GraphWarpRecord{w.stride_scale, w.play_rate, w.lower_body_yaw, w.pelvis_drop, w.ignored};
+  }
   r.graph = std::move(rec);
 }
 

@@ -159,8 +159,13 @@ std::string format_table_frame(const Run& run, const io::FrameRecord& rec) {
       }
       if (!params.empty()) s += "  parameters: " + params + "\n";
       for (const io::GraphNodeRecord& n : tr.graph->nodes)
-        if (n.weight != 0.0f)
+        if (n.weight != 0.0f) {
           s += "  node " + n.id + fmt(": weight %.3f, time %.4f s, phase %.4f\n", z(n.weight), z(n.time), z(n.phase));
+          if (n.warp)  // rule LO9
+            s += fmt("    warp: stride scale %.3f, play rate %.3f, lower-body yaw %.4f rad, pelvis drop %.4f studs%s\n",
+                     z(n.warp->stride_scale), z(n.warp->play_rate), z(n.warp->lower_body_yaw), z(n.warp->pelvis_drop),
+                     n.warp->ignored ? " (parameter ignored)" : "");
+        }
     }
     for (const io::EventRecord& e : rec.events) {
       s += "event " + e.track + ": " + e.kind;

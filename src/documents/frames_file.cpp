@@ -15,8 +15,15 @@ Json graph_json(const GraphRecord& g) {
     else parameters[p.name] = p.string;
   }
   Json nodes = Json::object();
-  for (const GraphNodeRecord& n : g.nodes)
+  for (const GraphNodeRecord& n : g.nodes) {
     nodes[n.id] = Json{{"weight", float_json(n.weight)}, {"time", float_json(n.time)}, {"phase", float_json(n.phase)}};
+    if (n.warp)  // rule LO9
+      nodes[n.id]["warp"] = Json{{"stride_scale", float_json(n.warp->stride_scale)},
+                                 {"play_rate", float_json(n.warp->play_rate)},
+                                 {"lower_body_yaw", float_json(n.warp->lower_body_yaw)},
+                                 {"pelvis_drop", float_json(n.warp->pelvis_drop)},
+                                 {"ignored", n.warp->ignored}};
+  }
   return Json{{"parameters", std::move(parameters)}, {"nodes", std::move(nodes)}};
 }
 

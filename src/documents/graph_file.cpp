@@ -285,6 +285,27 @@ void read_combiner(const Json& v, const std::string& np, GraphNodeDesc& g, const
   }
 }
 
+// StrideWarp {pose, speed, clamp [min, max]} and OrientationWarp {pose, direction} (rules LO6-LO8).
+void read_warp(const Json& v, const std::string& np, GraphNodeDesc& g, const GraphContext& c) {
+  g.pose = -1;
+  if (g.type == GraphNodeType::kStrideWarp) {
+    check_keys(v, np, {"type", "pose", "speed", "clamp"});
+    g.speed = read_number(require_member(v, np, "speed"), child_pointer(np, "speed"), c);
+    if (const Json* m = find_member(v, "clamp")) {
+      const std::string cp = child_pointer(np, "clamp");
+      const Json& clamp = require_array(*m, cp);
+      if (clamp.size() != 2) fail(cp, "clamp is [min, max], the stride scale's bounds");
+      g.clamp_min = read_fixed_float(clamp[0], child_pointer(cp, size_t{0}));
+      g.clamp_max = read_fixed_float(clamp[1], child_pointer(cp, size_t{1}));
+      if (!(g.clamp_min > 0.0f) || !(g.clamp_max >= g.clamp_min)) fail(cp, "clamp needs 0 < min <= max");
+    }
+  } else {
+    check_keys(v, np, {"type", "pose", "direction"});
+    g.direction = read_number(require_member(v, np, "direction"), child_pointer(np, "direction"), c);
+  }
+  g.pose = read_node_ref(require_member(v, np, "pose"), child_pointer(np, "pose"), c);
+}
+
 void read_blend(const Json& v, const std::string& np, GraphNodeDesc& g, const GraphContext& c) {
   if (g.type == GraphNodeType::kBlend1D)
     check_keys(v, np, {"type", "inputs", "position", "phase_sync", "sync_marker"});
@@ -317,7 +338,7 @@ GraphNodeDesc read_node(const std::string& id, const Json& v, const std::string&
     if (!t)
       fail(tp, "unknown node type '" + type +
                    "' (expected one of: Clip, Select, PrioritySelect, Sequence, RandomSequence, Over, Add, Subtract, "
-                   "Mask, Speed, Blend1D, Blend2D)");
+                   "Mask, Speed, Blend1D, Blend2D, StrideWarp, OrientationWarp)");
     g.type = *t;
     switch (g.type) {
       case GraphNodeType::kClip: read_clip(v, np, g, c); break;
@@ -327,6 +348,8 @@ GraphNodeDesc read_node(const std::string& id, const Json& v, const std::string&
       case GraphNodeType::kRandomSequence: read_selector(v, np, g, c); break;
       case GraphNodeType::kBlend1D:
       case GraphNodeType::kBlend2D: read_blend(v, np, g, c); break;
+      case GraphNodeType::kStrideWarp:
+      case GraphNodeType::kOrientationWarp: read_warp(v, np, g, c); break;
       default: read_combiner(v, np, g, c); break;
     }
   } catch (LoadError& e) {

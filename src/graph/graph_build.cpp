@@ -7,6 +7,7 @@
 
 #include "asterune/rig/rig.hpp"
 #include "graph/graph_internal.hpp"
+#include "graph/nodes_warp.hpp"
 
 namespace asterune {
 
@@ -340,6 +341,18 @@ bool Builder::node(size_t i) {
       if (!node_index(who, "pose", g.pose, true) || !num(who, "speed", g.speed, d.speed)) return false;
       d.pose = g.pose;
       break;
+    case GraphNodeType::kStrideWarp:
+      if (!node_index(who, "pose", g.pose, true) || !num(who, "speed", g.speed, d.speed)) return false;
+      if (!(g.clamp_min > 0.0f) || !(g.clamp_max >= g.clamp_min) || !std::isfinite(g.clamp_max))
+        return fail(who + ": clamp must be [min, max] with 0 < min <= max, finite (rule LO6)");
+      d.pose = g.pose;
+      d.clamp_min = g.clamp_min;
+      d.clamp_max = g.clamp_max;
+      break;
+    case GraphNodeType::kOrientationWarp:
+      if (!node_index(who, "pose", g.pose, true) || !num(who, "direction", g.direction, d.direction)) return false;
+      d.pose = g.pose;
+      break;
     default:
       return fail(who + ": unknown node type");
   }
@@ -433,6 +446,7 @@ Result<GraphInstance> build_graph(const GraphDesc& desc, const Rig& rig) {
   if (!graph_detail::prepare_motion(impl, rig, desc, motion_error)) return make_error(motion_error);  // rule GR16
   if (!graph_detail::prepare_distance(impl, rig, motion_error)) return make_error(motion_error);  // rule LO13
   if (!graph_detail::prepare_plant(impl, rig, desc, motion_error)) return make_error(motion_error);  // rule LO15
+  if (!graph_detail::prepare_warp(impl, rig, motion_error)) return make_error(motion_error);  // rules LO6-LO8
   // The snapshot's shape signature: node types and input counts, joints, parameter types.
   std::uint64_t s = 0xcbf29ce484222325ull;
   auto mix = [&](std::uint64_t v) { s = (s ^ v) * 0x100000001b3ull; };

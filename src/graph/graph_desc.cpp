@@ -6,9 +6,10 @@
 namespace asterune {
 namespace {
 
-constexpr std::array<const char*, 12> kNodeNames = {"Clip", "Select", "PrioritySelect", "Sequence",
+constexpr std::array<const char*, 14> kNodeNames = {"Clip", "Select", "PrioritySelect", "Sequence",
                                                     "RandomSequence", "Over", "Add", "Subtract",
-                                                    "Mask", "Speed", "Blend1D", "Blend2D"};
+                                                    "Mask", "Speed", "Blend1D", "Blend2D",
+                                                    "StrideWarp", "OrientationWarp"};
 constexpr std::array<const char*, 3> kParamNames = {"number", "bool", "string"};
 constexpr std::array<const char*, 4> kPlayNames = {"Loop", "PingPong", "OnceAndHold", "OnceAndReset"};
 constexpr std::array<const char*, 3> kCurveNames = {"Linear", "CubicV2", "Inertial"};

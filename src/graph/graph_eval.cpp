@@ -9,6 +9,7 @@
 
 #include "asterune/rig/rig.hpp"
 #include "graph/graph_tick.hpp"
+#include "graph/nodes_warp.hpp"
 
 namespace asterune::graph_detail {
 namespace {
@@ -160,6 +161,8 @@ bool evaluate(GraphInstance::Impl& impl, const Rig& rig, int node) {
       ok = evaluate(impl, rig, d.pose);
       if (ok) copy_pose(impl, d.pose, node);
       break;
+    case GraphNodeType::kStrideWarp:
+    case GraphNodeType::kOrientationWarp: ok = evaluate_warp(impl, rig, node); break;  // rules LO6-LO8
   }
   if (ok) {
     st.shown = 1;

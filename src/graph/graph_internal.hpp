@@ -14,6 +14,7 @@
 #include "asterune/retarget/animation.hpp"
 #include "asterune/retarget/contacts.hpp"
 #include "asterune/retarget/foot_plant.hpp"
+#include "graph/warp_state.hpp"
 
 namespace asterune::graph_detail {
 
@@ -73,6 +74,8 @@ struct NodeDef {
   std::vector<float> mask;  // per joint (Mask)
   BoolRef invert;
   NumRef position, x, y;
+  NumRef direction;                        // OrientationWarp (rule LO8)
+  float clamp_min = 0.5f, clamp_max = 2.0f;  // StrideWarp (rule LO6)
   GraphInputMode input_mode = GraphInputMode::kCartesian;
   GraphPhaseSync phase_sync = GraphPhaseSync::kSynced;
   std::string sync_marker;
@@ -187,6 +190,9 @@ struct GraphInstance::Impl {
   std::vector<int> plant_foot;  // per leg: its index into foot_labels
   std::vector<graph_detail::PlantFoot> plant_state;
   std::vector<Transform> plant_world;
+  // Warp nodes (rules LO6-LO9): the shared rig binding and per node this update's values.
+  graph_detail::WarpRig warp_rig;
+  std::vector<graph_detail::WarpState> warp;
   // Per-update event output.
   GraphEvent* events = nullptr;
   int event_capacity = 0, events_written = 0, events_dropped = 0;

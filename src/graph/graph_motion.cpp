@@ -9,6 +9,7 @@
 #include "anim/animator_track.hpp"
 #include "asterune/rig/rig.hpp"
 #include "graph/graph_tick.hpp"
+#include "graph/nodes_warp.hpp"
 
 namespace asterune::graph_detail {
 namespace {
@@ -211,6 +212,11 @@ void node_motion(GraphInstance::Impl& impl, const Rig& rig, int node) {
     }
     case GraphNodeType::kMask: pass(impl, node, d.pose); return;
     case GraphNodeType::kSpeed: pass(impl, node, d.pose); return;
+    case GraphNodeType::kStrideWarp:
+    case GraphNodeType::kOrientationWarp:
+      pass(impl, node, d.pose);
+      warp_step(impl, node);  // rules LO6, LO8: the travel follows the warp
+      return;
   }
 }
 

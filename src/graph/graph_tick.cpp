@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "graph/graph_tick.hpp"
+#include "graph/nodes_warp.hpp"
 #include "asterune/clip/markers.hpp"
 
 namespace asterune::graph_detail {
@@ -72,6 +73,8 @@ float Ticker::duration(int node) {
       const float s = std::abs(impl.num(d.speed));
       return s > 0.0f ? duration(d.pose) / s : 0.0f;
     }
+    case GraphNodeType::kStrideWarp:
+    case GraphNodeType::kOrientationWarp: return warp_duration(*this, node);
   }
   return 0.0f;
 }
@@ -352,6 +355,8 @@ void Ticker::tick(int node, float dt, float share, float escale, const Drive* dr
       tick(d.pose, std::isfinite(s) ? dt * s : 0.0f, share, escale, drive);
       break;
     }
+    case GraphNodeType::kStrideWarp:
+    case GraphNodeType::kOrientationWarp: tick_warp(*this, node, dt, share, escale, drive); break;
   }
   if (d.type == GraphNodeType::kClip) return;
   // Cycles of pass-through nodes follow their base input (rule GR5's "finished").
@@ -359,7 +364,8 @@ void Ticker::tick(int node, float dt, float share, float escale, const Drive* dr
     st.cycles = impl.state[static_cast<size_t>(d.base)].cycles;
   else if (d.type == GraphNodeType::kSubtract)
     st.cycles = impl.state[static_cast<size_t>(d.a)].cycles;
-  else if (d.type == GraphNodeType::kMask || d.type == GraphNodeType::kSpeed)
+  else if (d.type == GraphNodeType::kMask || d.type == GraphNodeType::kSpeed || d.type == GraphNodeType::kStrideWarp ||
+           d.type == GraphNodeType::kOrientationWarp)
     st.cycles = impl.state[static_cast<size_t>(d.pose)].cycles;
   else if ((d.type == GraphNodeType::kBlend1D || d.type == GraphNodeType::kBlend2D) &&
            (drive || d.phase_sync != GraphPhaseSync::kSynced)) {

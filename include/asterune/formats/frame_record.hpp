@@ -37,12 +37,22 @@ struct ControlRecord {
   std::optional<FeetReport> feet;  // feet controls: per-foot lift, hit, tilt, clamped; pelvis drop
 };
 
+/// A warp node's last update in a printed frame (rule LO9; GraphInstance::warp_report).
+struct GraphWarpRecord {
+  float stride_scale = 1.0f;
+  float play_rate = 1.0f;
+  float lower_body_yaw = 0.0f;  // radians
+  float pelvis_drop = 0.0f;     // studs
+  bool ignored = false;         // the speed or direction parameter was unusable and ignored
+};
+
 /// One graph node's state in a printed frame (rule F11; GraphInstance::node_weight/time/phase).
 struct GraphNodeRecord {
   std::string id;
   float weight = 0.0f;  // the node's share of the track's pose, 0 when inactive
   float time = 0.0f;    // a Clip node's clip time (seconds); else 0
   float phase = 0.0f;   // a Clip node's normalized time in its trim; a blend's synced phase
+  std::optional<GraphWarpRecord> warp;  // an active StrideWarp / OrientationWarp: JSON "warp"
 };
 
 /// One graph parameter's value in a printed frame: the field of its type is set.

@@ -25,6 +25,7 @@
 #include "asterune/anim/pose_source.hpp"
 #include "asterune/core/result.hpp"
 #include "asterune/graph/graph_desc.hpp"
+#include "asterune/graph/warp_nodes.hpp"
 #include "asterune/math/transform.hpp"
 
 namespace asterune {
@@ -133,6 +134,8 @@ class GraphInstance : public PoseSource {
   /// How many cycles the node completed since it last started (rule GR5: a once clip 1 when
   /// done, a loop its laps, a sequence its passes).
   int node_cycles(int node) const;
+  /// A StrideWarp's or OrientationWarp's last update (rules LO6-LO9); `warp` false otherwise.
+  GraphWarpReport warp_report(int node) const;
 
   // --- snapshot / restore (rule GR14) ----------------------------------------------------
   /// Bytes snapshot() writes; fixed after build.

@@ -65,6 +65,8 @@ enum class GraphNodeType : std::uint8_t {
   kSpeed,
   kBlend1D,
   kBlend2D,
+  kStrideWarp,       // rules LO6, LO7 (warp_nodes.hpp)
+  kOrientationWarp,  // rule LO8
 };
 
 /// Clip play_mode (rule GR2). JSON: "Loop", "PingPong", "OnceAndHold", "OnceAndReset".
@@ -178,6 +180,12 @@ struct GraphNodeDesc {
   GraphNumber x, y;                                        // Blend2D
   GraphPhaseSync phase_sync = GraphPhaseSync::kSynced;
   std::string sync_marker = "Footstep";  // kMarkers: the marker name aligned on (by value)
+
+  // --- StrideWarp (pose, speed = the gameplay speed in studs/s, clamp; rules LO6, LO7) and
+  // OrientationWarp (pose, direction in radians from the rig's facing, + toward its left; LO8).
+  GraphNumber direction;
+  float clamp_min = 0.5f;  // StrideWarp: the stride scale's bounds, 0 < min <= max
+  float clamp_max = 2.0f;
 };
 
 /// A whole graph: parameters, nodes, and the node the graph outputs (GraphOutput).
@@ -190,7 +198,7 @@ struct GraphDesc {
   bool plant_feet = false;
 };
 
-/// The JSON names of the enums ("Clip" ... "Blend2D", "number"/"bool"/"string", "Loop" ...,
+/// The JSON names of the enums ("Clip" ... "Blend2D", "StrideWarp", "OrientationWarp", "number"/"bool"/"string", "Loop" ...,
 /// "Linear"/"CubicV2"/"Inertial", "Always"/"Finished"/"Trigger", "Synced"/"Unsynced"/"Markers",
 /// "Cartesian"/"Polar"). kDefault values print as "Default".
 const char* to_string(GraphNodeType type);
