@@ -270,8 +270,10 @@ int main(int argc, char** argv) {
       ->type_name("NAME=VALUE")
       ->allow_extra_args(false);
   app.add_option("--rest", opt.rest,
-                 "retargeted clips: the source's reference pose, as the scene's retarget \"rest\": auto (the rest, "
-                 "or frame 0 when the rest is not a standing body or its roles fail), rest, or a frame number N")
+                 "retargeted clips (the animation's, every clip track's and every graph Clip node's; so are "
+                 "--origin, --floor and --plant-feet): the source's reference pose, as the scene's retarget \"rest\": "
+                 "auto (the rest, or frame 0 when the rest is not a standing body or its roles fail), rest, or a "
+                 "frame number N")
       ->type_name("auto|rest|N");
   app.add_option("--origin", opt.origin,
                  "retargeted clips: where the travel starts, as retarget \"origin\": clip (the clip's positions) or "

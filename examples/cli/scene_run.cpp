@@ -90,6 +90,25 @@ void apply_retarget_flags(const RunRequest& opt, io::SceneRetarget& rt) {
   if (opt.plant_feet) rt.plant_feet = true;
 }
 
+void apply_retarget_flags_to_scene(const RunRequest& opt, io::SceneDesc& scene) {
+  bool any = false;
+  auto apply = [&](io::SceneRetarget& rt) {
+    apply_retarget_flags(opt, rt);
+    any = true;
+  };
+  if (scene.animation) apply(scene.animation->retarget);
+  for (io::SceneTrack& track : scene.tracks) {
+    if (!track.clip.empty()) apply(track.retarget);
+    if (!track.graph) continue;
+    for (size_t n = 0; n < track.graph->desc.nodes.size(); ++n)
+      if (track.graph->desc.nodes[n].type == GraphNodeType::kClip) apply(track.graph->clip_retarget[n]);
+  }
+  if (!any)
+    throw CliError(
+        "--rest, --origin, --floor and --plant-feet need a clip (--clip, the scene's animation, a track's clip or a "
+        "graph's Clip node)");
+}
+
 // Without a scene or any of --rig/--pose/--clip: the built-in demo, R15 at its rest root
 // placement waving for kDemoFrames frames, with the control stack of demo_controls() (left arm
 // reaching, head tracking a moving target).
@@ -114,11 +133,7 @@ Run make_run(const RunRequest& opt) {
     scene.animation->clip = opt.clip;
   }
   if (opt.loop && scene.animation) scene.animation->loop = *opt.loop;
-  if (opt.rest || opt.origin || opt.floor || opt.plant_feet) {
-    if (!scene.animation)
-      throw CliError("--rest, --origin, --floor and --plant-feet need a clip (--clip or the scene's animation)");
-    apply_retarget_flags(opt, scene.animation->retarget);
-  }
+  if (opt.rest || opt.origin || opt.floor || opt.plant_feet) apply_retarget_flags_to_scene(opt, scene);
   apply_parameter_overrides(scene, opt.set);
   if (opt.cycle && scene.animation) scene.animation->cycle = *opt.cycle;
   if (opt.frames) scene.frames = *opt.frames;

@@ -48,6 +48,11 @@ void apply_parameter_overrides(io::SceneDesc& scene, const std::vector<std::stri
 /// Throws CliError (one line naming the flag, the value and what is accepted) on a bad value.
 void apply_retarget_flags(const RunRequest& request, io::SceneRetarget& retarget);
 
+/// The same flags over every retarget block of `scene` (the same set of options, formats.md):
+/// the animation's, each clip track's and each graph track's Clip nodes'. Throws CliError when
+/// the scene has none of them.
+void apply_retarget_flags_to_scene(const RunRequest& request, io::SceneDesc& scene);
+
 /// Loads the files, binds the pose source and the control stack (over the scene's ground) and
 /// returns the run. Throws CliError naming the file and the problem.
 Run make_run(const RunRequest& request);

@@ -183,6 +183,7 @@ Result<SourceClip> load_source_clip(const std::filesystem::path& given, std::opt
     out.skeleton = std::move(g.value().skeleton);
     out.clip = std::move(g.value().clips[which]);
     out.skeleton_only = true;
+    out.asterune_export = g.value().asterune_export;
     if (units_to_studs) out.skeleton.units_to_studs = *units_to_studs;
   } else if (ext == ".rbxmx") {
     auto k = read_roblox_animation_file(path);  // a KeyframeSequence or a CurveAnimation (rule F8)
@@ -218,6 +219,15 @@ std::map<std::string, std::string> roles_from_map(const SceneRetarget& rt, const
 Result<std::vector<std::string>> prepare_scene_source(SourceClip& clip, const SceneRetarget& rt, const Rig& rig,
                                                       const std::string& label) {
   std::vector<std::string> notes;
+  if (clip.skeleton_only && clip.asterune_export) {  // rule F28: our own export, read back
+    if (auto motors = clip_from_part_nodes(clip.clip, clip.skeleton, rig)) {
+      clip.clip = std::move(*motors);
+      clip.skeleton_only = false;
+      notes.push_back(label + ": its nodes are the parts of rig '" + rig.name() +
+                      "' (an asterune-rig export): played natively, node locals turned into Motor6D transforms");
+      return notes;
+    }
+  }
   if (!clip.skeleton_only && clip_binds_natively(clip.clip, rig)) return notes;  // rule P3
   if (clip.native_only) {
     // Rule RT15: a KeyframeSequence made on another Roblox rig retargets from that rig.

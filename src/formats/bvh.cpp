@@ -39,39 +39,53 @@ struct Token {
   int line = 0;
 };
 
-// Splits on any whitespace (space, tab, CR, LF, FF, VT). '{' and '}' are tokens of their own
-// even when glued to a word. Lines end at LF, CRLF or a lone CR.
-std::vector<Token> tokenize(std::string_view text) {
-  std::vector<Token> tokens;
-  int line = 1;
-  size_t i = 0;
-  const size_t n = text.size();
-  while (i < n) {
-    const char c = text[i];
-    if (c == '\n') {
-      ++line;
-      ++i;
-    } else if (c == '\r') {
-      ++line;
-      ++i;
-      if (i < n && text[i] == '\n') ++i;
-    } else if (c == ' ' || c == '\t' || c == '\f' || c == '\v') {
-      ++i;
-    } else if (c == '{' || c == '}') {
-      tokens.push_back({text.substr(i, 1), line});
-      ++i;
-    } else {
-      const size_t start = i;
-      while (i < n) {
-        const char d = text[i];
-        if (d == ' ' || d == '\t' || d == '\n' || d == '\r' || d == '\f' || d == '\v' || d == '{' || d == '}') break;
-        ++i;
+// Splits on any whitespace (space, tab, CR, LF, FF, VT), one token at a time: '{' and '}' are
+// tokens of their own even when glued to a word; lines end at LF, CRLF or a lone CR. Lazily, so
+// no token list is kept: a list took 24 bytes per number, and a 60 MB file of motion peaked at
+// 1.25 GB (the Limits of formats.md promise well under 1 GiB for any file the reader takes).
+class Lexer {
+ public:
+  explicit Lexer(std::string_view text) : text_(text) { advance(); }
+  bool at_end() const { return !has_; }
+  /// The current token; at the end, the last one (its line names where the file stopped).
+  const Token& token() const { return token_; }
+  /// Bytes not yet read past the current token.
+  size_t remaining() const { return text_.size() - i_; }
+  void advance() {
+    has_ = false;
+    const size_t n = text_.size();
+    while (i_ < n) {
+      const char c = text_[i_];
+      if (c == '\n') {
+        ++line_;
+        ++i_;
+      } else if (c == '\r') {
+        ++line_;
+        ++i_;
+        if (i_ < n && text_[i_] == '\n') ++i_;
+      } else if (c == ' ' || c == '\t' || c == '\f' || c == '\v') {
+        ++i_;
+      } else {
+        const size_t start = i_++;
+        if (c != '{' && c != '}')
+          while (i_ < n && !ends_word(text_[i_])) ++i_;
+        token_ = Token{text_.substr(start, i_ - start), line_};
+        has_ = true;
+        return;
       }
-      tokens.push_back({text.substr(start, i - start), line});
     }
   }
-  return tokens;
-}
+
+ private:
+  static bool ends_word(char d) {
+    return d == ' ' || d == '\t' || d == '\n' || d == '\r' || d == '\f' || d == '\v' || d == '{' || d == '}';
+  }
+  std::string_view text_;
+  size_t i_ = 0;
+  int line_ = 1;
+  Token token_{{}, 1};
+  bool has_ = false;
+};
 
 bool parse_channel(std::string_view s, BvhChannel& out) {
   static constexpr std::array<std::pair<std::string_view, BvhChannel>, 6> kNames{{
@@ -103,7 +117,7 @@ int axis_of(BvhChannel c) {
 
 class Parser {
  public:
-  Parser(std::string_view text, const std::string& source) : tokens_(tokenize(text)), source_(source) {}
+  Parser(std::string_view text, const std::string& source) : lex_(text), source_(source) {}
 
   Result<BvhFile> run();
 
@@ -113,17 +127,14 @@ class Parser {
     return make_error(source_ + ":" + std::to_string(line) + ": " + reason);
   }
   Error error_here(const std::string& reason) const { return error_at(current_line(), reason); }
-  int current_line() const {
-    if (pos_ < tokens_.size()) return tokens_[pos_].line;
-    return tokens_.empty() ? 1 : tokens_.back().line;
-  }
-  bool at_end() const { return pos_ >= tokens_.size(); }
-  std::string_view peek() const { return at_end() ? std::string_view{} : tokens_[pos_].text; }
+  int current_line() const { return lex_.token().line; }
+  bool at_end() const { return lex_.at_end(); }
+  std::string_view peek() const { return at_end() ? std::string_view{} : lex_.token().text; }
 
   // Reads a number token; fails on missing, non-numeric or nonfinite text.
   std::optional<Error> read_number(const char* what, double& out) {
     if (at_end()) return error_here(std::string("unexpected end of file, expected ") + what);
-    const Token& tok = tokens_[pos_];
+    const Token& tok = lex_.token();
     std::string_view s = tok.text;
     if (!s.empty() && s.front() == '+') s.remove_prefix(1);
     double value = 0.0;
@@ -135,7 +146,7 @@ class Parser {
     // Every number ends up in a float (offsets, positions, times): refuse it here, not as inf later.
     if (std::fabs(value) > static_cast<double>(std::numeric_limits<float>::max()))
       return error_at(tok.line, std::string(what) + " is too large for a float ('" + std::string(tok.text) + "')");
-    ++pos_;
+    lex_.advance();
     out = value;
     return std::nullopt;
   }
@@ -144,7 +155,7 @@ class Parser {
     if (at_end()) return error_here("unexpected end of file, expected '" + std::string(word) + "'");
     if (peek() != word)
       return error_here("expected '" + std::string(word) + "', found '" + std::string(peek()) + "'");
-    ++pos_;
+    lex_.advance();
     return std::nullopt;
   }
 
@@ -160,10 +171,9 @@ class Parser {
   std::optional<Error> parse_joint(int parent, int depth);
   std::optional<Error> parse_motion(BvhFile& file);
 
-  std::vector<Token> tokens_;
+  Lexer lex_;
   const std::string& source_;
   std::unordered_set<std::string> name_set_;
-  size_t pos_ = 0;
 
   // Hierarchy under construction.
   std::vector<std::string> names_;
@@ -178,9 +188,9 @@ std::optional<Error> Parser::parse_joint(int parent, int depth) {
   if (depth > 1000) return error_here("hierarchy is nested too deeply");
   // The keyword (ROOT/JOINT) was consumed by the caller; next is the name.
   if (at_end()) return error_here("unexpected end of file, expected a joint name");
-  const Token name_tok = tokens_[pos_];
+  const Token name_tok = lex_.token();
   if (name_tok.text == "{" || name_tok.text == "}") return error_at(name_tok.line, "joint has no name");
-  ++pos_;
+  lex_.advance();
   const std::string name(name_tok.text);
   if (!name_set_.insert(name).second) return error_at(name_tok.line, "duplicate joint name '" + name + "'");
   const int index = static_cast<int>(names_.size());
@@ -197,8 +207,8 @@ std::optional<Error> Parser::parse_joint(int parent, int depth) {
   offsets_[static_cast<size_t>(index)] = offset;
 
   if (peek() == "CHANNELS") {
-    const int line = tokens_[pos_].line;
-    ++pos_;
+    const int line = lex_.token().line;
+    lex_.advance();
     double count_value = 0.0;
     if (auto e = read_number("channel count", count_value)) return e;
     if (count_value < 0.0 || count_value > 6.0 || count_value != std::floor(count_value))
@@ -208,7 +218,7 @@ std::optional<Error> Parser::parse_joint(int parent, int depth) {
     std::vector<BvhChannel> list;
     for (int c = 0; c < count; ++c) {
       if (at_end()) return error_here("unexpected end of file in CHANNELS of joint '" + name + "'");
-      const Token& tok = tokens_[pos_];
+      const Token& tok = lex_.token();
       BvhChannel channel{};
       if (!parse_channel(tok.text, channel)) {
         if (tok.text == "JOINT" || tok.text == "End" || tok.text == "}" || tok.text == "{")
@@ -220,7 +230,7 @@ std::optional<Error> Parser::parse_joint(int parent, int depth) {
         if (seen == channel)
           return error_at(tok.line, "joint '" + name + "': channel '" + std::string(tok.text) + "' repeated");
       list.push_back(channel);
-      ++pos_;
+      lex_.advance();
     }
     if (!at_end()) {
       BvhChannel extra{};
@@ -236,14 +246,14 @@ std::optional<Error> Parser::parse_joint(int parent, int depth) {
     if (at_end()) return error_here("unexpected end of file: joint '" + name + "' is missing its closing '}'");
     const std::string_view word = peek();
     if (word == "}") {
-      ++pos_;
+      lex_.advance();
       return std::nullopt;
     }
     if (word == "JOINT") {
-      ++pos_;
+      lex_.advance();
       if (auto e = parse_joint(index, depth + 1)) return e;
     } else if (word == "End") {
-      ++pos_;
+      lex_.advance();
       if (auto e = expect("Site")) return e;
       if (has_end_site) return error_here("joint '" + name + "' has two End Sites");
       has_end_site = true;
@@ -284,15 +294,15 @@ std::optional<Error> Parser::parse_motion(BvhFile& file) {
   const size_t channels = static_cast<size_t>(channel_total_);
   // Never trust the declared count for memory: reserve at most what the text can hold.
   std::vector<double> values;
-  values.reserve(std::min(static_cast<size_t>(frames) * channels, tokens_.size() - pos_));
+  values.reserve(std::min(static_cast<size_t>(frames) * channels, lex_.remaining() / 2 + 1));
   // Every frame is one line holding exactly `channels` numbers (none when no joint has channels).
   for (int f = 0; f < frames && channels > 0; ++f) {
     if (at_end())
       return error_here("truncated motion: " + std::to_string(frames) + " frames declared but only " +
                         std::to_string(f) + " present");
-    const int line = tokens_[pos_].line;
+    const int line = lex_.token().line;
     size_t count = 0;
-    while (!at_end() && tokens_[pos_].line == line) {
+    while (!at_end() && lex_.token().line == line) {
       if (count == channels)
         return error_at(line, "frame " + std::to_string(f) + " has more than " + std::to_string(channels) + " values");
       double v = 0.0;
@@ -374,7 +384,7 @@ Result<BvhFile> Parser::run() {
   if (auto e = expect("HIERARCHY")) return *e;
   if (peek() != "ROOT") return error_here("expected 'ROOT', found '" + std::string(peek()) + "'");
   while (peek() == "ROOT") {
-    ++pos_;
+    lex_.advance();
     if (auto e = parse_joint(-1, 0)) return *e;
   }
   if (at_end()) return error_here("unexpected end of file, expected 'MOTION'");
@@ -413,7 +423,8 @@ Result<BvhFile> load_bvh(const std::string& path) {
   std::ostringstream buffer;
   buffer << in.rdbuf();
   if (in.bad()) return make_error(path + ": read error");
-  Result<BvhFile> result = parse_bvh(buffer.str(), path);
+  const std::string text = std::move(buffer).str();  // moved out, not copied
+  Result<BvhFile> result = parse_bvh(text, path);
   if (result.ok()) {
     result.value().skeleton.name = stem_of(path);
     result.value().clip.name = stem_of(path);

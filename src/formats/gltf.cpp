@@ -496,6 +496,7 @@ Result<GltfSource> build_source(const tinygltf::Model& model, const std::string&
   source.skeleton.name = std::filesystem::path(path).stem().string();
   // Our own exports (gltf_writer.hpp) are in studs; every other glTF is in metres.
   const bool ours = model.asset.generator == kAsteruneGenerator;
+  source.asterune_export = ours;
   source.skeleton.units_to_studs = ours && options.units_to_studs == GltfSourceOptions{}.units_to_studs
                                        ? 1.0f
                                        : options.units_to_studs;

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "asterune/rig/world.hpp"
 #include "base64.hpp"
 
 namespace asterune::io {
@@ -108,6 +109,24 @@ void put_u32(std::vector<std::uint8_t>& out, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>((v >> (8 * i)) & 0xff));
 }
 
+// Rule F28: each node's own TRS is the rig's rest (every T identity) under the first frame's
+// root placement, not a frame of the motion. Every node is animated, so players never show it;
+// a reader that takes node TRS as the skeleton's rest (ours, Blender's, a retarget) measures
+// the travel from the rest pelvis, so a frame-0 rest would zero the start's offset and the
+// file would read back shifted by where the motion began.
+void put_rest_pose(const Rig& rig, const Transform& root, std::span<const int> node_parent, json& nodes) {
+  std::vector<Transform> world(static_cast<size_t>(rig.joint_count()) + 1);
+  world[0] = root;
+  evaluate_rest_world(rig, root, std::span<Transform>(world).subspan(1));
+  for (size_t n = 0; n < world.size(); ++n) {
+    const int p = node_parent[n];
+    const Transform local = p >= 0 ? inverse(world[static_cast<size_t>(p)]) * world[n] : world[n];
+    const glm::quat q = glm::normalize(local.rotation);
+    nodes[n]["translation"] = {local.position.x, local.position.y, local.position.z};
+    nodes[n]["rotation"] = {q.x, q.y, q.z, q.w};
+  }
+}
+
 }  // namespace
 
 Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const FrameRecord> frames,
@@ -182,12 +201,9 @@ Result<std::vector<std::uint8_t>> encode_gltf(const Rig& rig, std::span<const Fr
       last[n] = q;
       translations[n].insert(translations[n].end(), {local.position.x, local.position.y, local.position.z});
       rotations[n].insert(rotations[n].end(), {q.x, q.y, q.z, q.w});
-      if (f == 0) {  // the rest of the node: the first frame
-        nodes[n]["translation"] = {local.position.x, local.position.y, local.position.z};
-        nodes[n]["rotation"] = {q.x, q.y, q.z, q.w};
-      }
     }
   }
+  put_rest_pose(rig, frames[0].root, node_parent, nodes);
   const int a_time = buf.add_floats(times, 1, "SCALAR", true);
   json samplers = json::array(), channels = json::array();
   const bool sparse = options.node_keys.size() == nn;

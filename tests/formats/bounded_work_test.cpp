@@ -1,4 +1,4 @@
-// Readers and exports whose work is bounded by their input (rules F23, F26): a small hostile
+// Readers and exports whose work is bounded by their input (rules F23, F26, F29): a small hostile
 // CurveAnimation whose every segment is 4 s long bakes to a number of samples linear in its
 // keys, not 960 per segment; the key reduction's work (KeyReduction::work, a count, not a time)
 // grows linearly with the frames of a clip that holds still (a span of every frame cost O(F^2)).
@@ -9,8 +9,11 @@
 #include <string>
 
 #include "asterune/clip/key_reduction.hpp"
+#include "asterune/formats/bvh.hpp"
 #include "asterune/formats/curve_animation.hpp"
+#include "asterune/formats/keyframe_sequence.hpp"
 #include "formats/base64.hpp"
+#include "support/alloc_counter.hpp"
 
 using namespace asterune;
 
@@ -95,4 +98,46 @@ TEST_CASE("F23: the key reduction's work grows linearly with the frame count", "
     CHECK(ratio < 6.0);
     CHECK(b.max_error <= 0.005f);
   }
+}
+
+TEST_CASE("F29: a BVH of motion allocates at most 12 bytes per byte of its text, and a KeyframeSequence at most 40",
+          "[io][bvh][rbxmx][hostile]") {
+  // Sums of every allocation while parsing (frees not subtracted): bounds of the peak. At 12
+  // bytes per byte the 64 MiB BVH limit stays under 1 GiB (formats.md "Limits"); a token list
+  // kept before the motion was parsed took 24 bytes per number on its own (a 60 MB file of
+  // "0 0 0 0 0 0" rows peaked at 1.25 GB).
+  std::string bvh = "HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\n"
+                    "CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+                    "End Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: 200000\nFrame Time: 0.01\n";
+  for (int f = 0; f < 200000; ++f) bvh += "0 0 0 0 0 0\n";
+  {
+    const std::size_t before = test::allocated_bytes();
+    const auto parsed = io::parse_bvh(bvh, "rows.bvh");
+    const std::size_t used = test::allocated_bytes() - before;
+    REQUIRE(parsed);
+    CHECK(parsed.value().frame_count == 200000);
+    INFO("BVH: " << used << " bytes allocated for " << bvh.size() << " bytes of text");
+    CHECK(used <= 12 * bvh.size());
+  }
+  // A KeyframeSequence of 20,000 Keyframes, one Pose each under the root part's.
+  const std::string cf =
+      "<CoordinateFrame name=\"CFrame\"><X>0</X><Y>0</Y><Z>0</Z><R00>1</R00><R01>0</R01><R02>0</R02><R10>0</R10>"
+      "<R11>1</R11><R12>0</R12><R20>0</R20><R21>0</R21><R22>1</R22></CoordinateFrame>";
+  auto pose = [&](const std::string& name, const std::string& inner) {
+    return "<Item class=\"Pose\"><Properties><string name=\"Name\">" + name + "</string>" + cf +
+           "<float name=\"Weight\">1</float></Properties>" + inner + "</Item>";
+  };
+  std::string ks = "<roblox version=\"4\"><Item class=\"KeyframeSequence\"><Properties><string name=\"Name\">k</string>"
+                   "</Properties>";
+  for (int k = 0; k < 20000; ++k)
+    ks += "<Item class=\"Keyframe\"><Properties><float name=\"Time\">" + std::to_string(0.01 * k) + "</float></Properties>" +
+          pose("HumanoidRootPart", pose("LowerTorso", "")) + "</Item>";
+  ks += "</Item></roblox>";
+  const std::size_t before = test::allocated_bytes();
+  const auto parsed = io::parse_keyframe_sequence(ks, "many.rbxmx");
+  const std::size_t used = test::allocated_bytes() - before;
+  REQUIRE(parsed);
+  CHECK(parsed.value().clip.tracks.size() == 1);
+  INFO("KeyframeSequence: " << used << " bytes allocated for " << ks.size() << " bytes of text");
+  CHECK(used <= 40 * ks.size());
 }

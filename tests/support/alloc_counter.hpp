@@ -9,6 +9,9 @@ namespace asterune::test {
 /// Number of operator new calls on this thread since the program started.
 std::size_t allocation_count();
 
+/// Bytes requested by those calls, in all (frees not subtracted): an upper bound of the peak.
+std::size_t allocated_bytes();
+
 /// Counts allocations made inside a scope: `AllocationScope s; f(); REQUIRE(s.count() == 0);`
 class AllocationScope {
  public:

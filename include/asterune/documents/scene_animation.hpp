@@ -80,9 +80,13 @@ struct SourceClip {
   Clip clip;
   bool rest_on_ground = false;  // BVH: root OFFSET 0, absolute root positions in the motion
   bool native_only = false;     // Roblox KeyframeSequence: no source skeleton (prepare_scene_source may give it one)
-  // glTF: its keys are node locals, never Motor6D transforms, so it always retargets, even
-  // when its node names are the rig's part names (our own --out .glb read back, rule F20).
+  // glTF: its keys are node locals, never Motor6D transforms, so it retargets, even when its
+  // node names are the rig's part names (rule F20), unless asterune_export below applies.
   bool skeleton_only = false;
+  // Our own glTF export (asset.generator "asterune-rig"): on the rig whose part tree its nodes
+  // are, prepare_scene_source turns its node locals into Motor6D transforms and it plays
+  // natively (rule F28); on any other rig it retargets like any glTF.
+  bool asterune_export = false;
   // A KeyframeSequence's Loop and Priority: a scene track's defaults (scene_tracks.hpp). Unset
   // for BVH and glTF, which carry neither.
   std::optional<bool> loop;

@@ -49,6 +49,7 @@ struct GltfSource {
   SourceSkeleton skeleton;
   std::vector<int> joint_nodes;  // glTF node index of each skeleton joint
   std::vector<Clip> clips;       // one per animation; name = animation name or "animation<i>"
+  bool asterune_export = false;  // asset.generator kAsteruneGenerator: a node per part (rule F28)
 };
 
 /// Loads a .gltf, .glb, .vrm or .vrma file. Fails with the file name and the reason (unreadable

@@ -1,6 +1,7 @@
 // glTF 2.0 export of solved frames (formats.md "beyond"): the rig as a node hierarchy and the
-// frames as one animation, for Blender and any glTF viewer. The inverse of nothing in the
-// library: the reader (gltf.hpp) imports skins, this writer exports parts.
+// frames as one animation, for Blender and any glTF viewer. The reader (gltf.hpp) reads it back
+// as part nodes, which clip_from_part_nodes() (retarget/rig_source.hpp) turns into Motor6D
+// transforms on the rig it was written for (rule F28).
 //
 // What is written:
 //   - one node per part that the rig places: the root part (a scene root) and the child part
@@ -12,6 +13,8 @@
 //     frame times (or, reduced, at each node's kept keys: LINEAR, or CUBICSPLINE with tangents).
 //     Node locals are parent_world^-1 * world, so a viewer's world placement of
 //     each node equals the frame record's world placement (the CLI's `world`).
+//   - each node's own TRS: the rig's rest (every T identity) under the first frame's root, so a
+//     reader taking node TRS as the rest measures travel from the rest pelvis (rule F28).
 //   - units: 1 glTF unit = 1 stud (Roblox axes: +Y up, the character facing -Z). Scale by
 //     0.28 for metres (Blender: import, then scale the scene root).
 //   - .glb: one binary chunk. .gltf: JSON with the buffer embedded as a base64 data URI.

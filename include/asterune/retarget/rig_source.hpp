@@ -4,6 +4,7 @@
 // frame the full local transform is inverse(C1_parent) * C0_j * T_j.
 #pragma once
 
+#include <optional>
 #include <span>
 
 #include "asterune/clip/clip.hpp"
@@ -35,5 +36,16 @@ bool source_pose_from_rig(const Rig& rig, std::span<const Transform> motor, std:
 /// rest_local_j * T (rotation keys and their tangents turned by the rest rotation, translation keys
 /// moved to the rest offset). Tracks naming no joint of the rig are dropped.
 Clip clip_as_rig_source(const Clip& clip, const Rig& rig);
+
+/// Rule F28: a clip of part-node locals (our own glTF export read back, gltf_writer.hpp: a node
+/// per part, local = inverse(part0 placement) * part1 placement = C0 * T * inverse(C1)) as motor
+/// transforms T keyed by the rig's joint names, when `skeleton` is that rig's part tree: every
+/// joint's child part is a skeleton joint whose parent is its part0's node (the root part's for
+/// a joint hanging off it), and no joint is disconnected. Rotation keys and their tangents map
+/// exactly (T = inverse(C0) * L * C1 is linear in the 4-vector); T's position depends on L's
+/// rotation through C1's offset, so it is keyed at the track's rotation and translation times
+/// as a cubic spline with the exact value and one-sided slopes there. nullopt when the skeleton
+/// is not the rig's part tree (the clip then retargets).
+std::optional<Clip> clip_from_part_nodes(const Clip& clip, const SourceSkeleton& skeleton, const Rig& rig);
 
 }  // namespace asterune
