@@ -222,7 +222,8 @@ TEST_CASE("a compressed clip samples the same in any time order, keeps markers a
     sample_compressed_clip(c, t, WrapMode::kLoop, a, ca);
     forward.push_back(a);
   }
-  REQUIRE(c.data().segment_offsets.size() > 2);  // several segments: the cursor changes segment
+  // Rule P11: the cursor gives the same bits. Several segments, so that it changes segment.
+  REQUIRE(c.data().segment_offsets.size() > 2);
   CompressedClipCursor cursor = make_compressed_clip_cursor(c);
   auto same = [&](const std::vector<Transform>& x, const std::vector<Transform>& y) {
     for (size_t j = 0; j < n; ++j) {

@@ -510,7 +510,7 @@ std::string check_compressed_clip(std::span<const std::uint8_t> data) {
       for (size_t j = 0; j < n; ++j)
         if (!is_finite(local[j]) || !(coverage[j] == 0.0f || coverage[j] == 1.0f))
           return "compressed clip sampled a nonfinite value or a bad coverage at joint " + std::to_string(j);
-      // The playback cursor reads the same data through its cached headers: the same pose.
+      // The playback cursor reads the same data through its cached headers: the same pose (rule P11).
       if (!sample_compressed_clip(c, t, WrapMode::kLoop, cursor, through_cursor, coverage))
         return "compressed clip refused its own size through a cursor";
       for (size_t j = 0; j < n; ++j)

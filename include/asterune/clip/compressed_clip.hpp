@@ -143,7 +143,7 @@ struct CompressedChannelHeader {
   std::uint8_t bits = 0;          // per component
 };
 
-/// A playback cursor for one compressed clip (caller-owned, one per playback): the last
+/// A playback cursor for one compressed clip (rule P11; caller-owned, one per playback): the last
 /// segment's channel headers, decoded once, so sampling forward within a segment (32 samples,
 /// many frames) only reads and blends samples. Sampling through it gives bit for bit what
 /// sampling without it gives, for any order of times; a cursor that does not fit the clip (made
