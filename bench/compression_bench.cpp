@@ -2,8 +2,8 @@
 // counters ratio (ACL's raw size, 10 floats per joint per sample, over the compressed bytes),
 // worst_studs and p99_studs (the compressor's measure at every sample and quarter sample),
 // compress_ms (one compression, timed at setup); cases ns_per_joint for sampling the float clip
-// forward with its cursor (Float), the compressed clip forward (Compressed) and both at random
-// times (...Seek). Forward: 60 fps playback, looping.
+// forward with its cursor (Float), the compressed clip forward with its cursor (Compressed) and
+// both at random times without a cursor (...Seek). Forward: 60 fps playback, looping.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -97,6 +97,7 @@ void sample_case(benchmark::State& state, const std::string& file, Case which) {
   std::vector<Transform> local(n);
   std::vector<float> coverage(n);
   ClipCursor cursor = make_clip_cursor(p.binding);
+  CompressedClipCursor compressed_cursor = make_compressed_clip_cursor(p.compressed);
   std::vector<float> times(1024);
   std::uint32_t seed = 12345u;
   for (float& t : times) {
@@ -108,7 +109,7 @@ void sample_case(benchmark::State& state, const std::string& file, Case which) {
   for (auto _ : state) {
     switch (which) {
       case Case::kFloat: sample_clip(p.baked, p.binding, t, WrapMode::kLoop, cursor, local, coverage); break;
-      case Case::kCompressed: sample_compressed_clip(p.compressed, t, WrapMode::kLoop, local, coverage); break;
+      case Case::kCompressed: sample_compressed_clip(p.compressed, t, WrapMode::kLoop, compressed_cursor, local, coverage); break;
       case Case::kFloatSeek: sample_clip(p.baked, p.binding, times[i], WrapMode::kLoop, local, coverage); break;
       case Case::kCompressedSeek: sample_compressed_clip(p.compressed, times[i], WrapMode::kLoop, local, coverage); break;
     }

@@ -146,7 +146,7 @@ int run_main(const Options& opt) {
     if (!r.summary.empty()) std::cerr << "asterune-solve: " << opt.out << ": " << r.summary << "\n";
     else std::cerr << "asterune-solve: " << opt.out << ": " << r.keys_before << " keys reduced to " << r.keys_after << " ("
               << (r.keys_before > 0 ? 100.0 * static_cast<double>(r.keys_after) / static_cast<double>(r.keys_before) : 0.0)
-              << "%), largest world position error " << r.max_error << " studs (tolerance " << o.tolerance << ")\n";
+              << "%), largest virtual-vertex error " << r.max_error << " studs (tolerance " << o.tolerance << ")\n";
   }
   if (!opt.svg.empty()) {
     cli::SvgRequest r;
@@ -227,9 +227,9 @@ int main(int argc, char** argv) {
                              "every part within --tolerance (default 0.0018 studs), that --clip plays back")
                   ->type_name("FILE");
   app.add_option("--tolerance", opt.tolerance,
-                 "with --out: keys are removed per joint while every part's world position, at every frame and "
-                 "every quarter frame between, stays within STUDS of the unreduced export (default 0.005); stderr "
-                 "reports the keys before and after")
+                 "with --out: keys are removed per joint while every corner of every part's box (rule P7's "
+                 "virtual vertices), at every frame and every quarter frame between, stays within STUDS of the "
+                 "unreduced export (default 0.005); stderr reports the keys before and after")
       ->type_name("STUDS")
       ->needs(out);
   app.add_option("--rbxmx-kind", opt.rbxmx_kind,

@@ -164,52 +164,147 @@ SampleCursor locate(const CompressedClipData& d, float time, WrapMode wrap) {
 
 }  // namespace
 
+namespace {
+
+// Channel c's header in the segment at `at`: its bit rate, its components' ranges and where its
+// samples start (`position`, bits from the segment's start, advanced past the channel).
+CompressedChannelHeader channel_header(const CompressedChannel& ch, const std::uint8_t* seg, std::size_t c,
+                                       std::size_t c_count, std::uint32_t length, std::uint64_t& position) {
+  CompressedChannelHeader h;
+  const int bits = kCompressedBitRates[seg[c]];
+  const int comps = detail::channel_components(ch.kind, bits);
+  const std::uint8_t* r = seg + c_count + 6 * c;
+  h.bits = static_cast<std::uint8_t>(bits);
+  h.sample_bits = static_cast<std::uint32_t>(comps * bits);
+  h.position = position;
+  if (bits < 32)
+    for (int m = 0; m < 3; ++m) {
+      const detail::ComponentRange cr = detail::component_range(ch, m, r[m], r[3 + m], bits);
+      h.min[m] = cr.min;
+      h.scale[m] = cr.scale;
+    }
+  position += detail::channel_stream_bits(ch.kind, bits, length);
+  return h;
+}
+
+// Channels are sampled in chunks, each step a loop over the chunk whose iterations do not depend
+// on each other (read the samples, rebuild w, blend): one channel alone is a chain of dependent
+// steps (bits, scale, square root, dot, square root, divide) that keeps the processor waiting,
+// while the chunk's channels overlap.
+constexpr std::size_t kChunk = 16;
+
+struct ChunkValues {
+  float a[kChunk][4];
+  float b[kChunk][4];
+};
+
+// Samples i0 and i1 of one channel, decoded to floats (rotations: x, y, z; w when raw).
+inline void read_samples(const CompressedChannelHeader& h, const std::uint8_t* seg, std::uint32_t i0, std::uint32_t i1,
+                         float* a, float* b) {
+  const std::uint64_t p0 = h.position + static_cast<std::uint64_t>(i0) * h.sample_bits;
+  const std::uint64_t p1 = h.position + static_cast<std::uint64_t>(i1) * h.sample_bits;
+  if (h.bits == 32) {
+    for (std::uint32_t m = 0; m * 32 < h.sample_bits; ++m) {
+      a[m] = std::bit_cast<float>(detail::read_bits(seg, p0 + 32 * static_cast<std::uint64_t>(m), 32));
+      b[m] = std::bit_cast<float>(detail::read_bits(seg, p1 + 32 * static_cast<std::uint64_t>(m), 32));
+    }
+    return;
+  }
+  // A sample's three components are 3 x bits <= 57 consecutive bits: one 64-bit read each for
+  // the two samples, then shifts and a mask (the bit rates stop at 19 below raw).
+  const std::uint64_t w0 = detail::read_word(seg, p0), w1 = detail::read_word(seg, p1);
+  const std::uint64_t mask = (std::uint64_t{1} << h.bits) - 1u;
+  for (int m = 0; m < 3; ++m) {
+    const int shift = m * h.bits;
+    a[m] = h.min[m] + h.scale[m] * static_cast<float>((w0 >> shift) & mask);
+    b[m] = h.min[m] + h.scale[m] * static_cast<float>((w1 >> shift) & mask);
+  }
+}
+
+// Channels [first, first + count) of the segment at `seg`, headers given, written into `local`.
+void sample_chunk(const CompressedClipData& d, const CompressedChannelHeader* h, std::size_t first, std::size_t count,
+                  const std::uint8_t* seg, std::uint32_t i0, std::uint32_t i1, float alpha, std::span<Transform> local) {
+  ChunkValues v;
+  for (std::size_t k = 0; k < count; ++k) read_samples(h[k], seg, i0, i1, v.a[k], v.b[k]);
+  glm::quat qa[kChunk], qb[kChunk];
+  for (std::size_t k = 0; k < count; ++k) {
+    if (d.channels[first + k].kind != ChannelKind::kRotation) continue;
+    const bool four = h[k].sample_bits == 128;
+    qa[k] = four ? glm::quat(v.a[k][3], v.a[k][0], v.a[k][1], v.a[k][2]) : detail::rebuild_rotation(v.a[k][0], v.a[k][1], v.a[k][2]);
+    qb[k] = four ? glm::quat(v.b[k][3], v.b[k][0], v.b[k][1], v.b[k][2]) : detail::rebuild_rotation(v.b[k][0], v.b[k][1], v.b[k][2]);
+  }
+  for (std::size_t k = 0; k < count; ++k) {
+    const CompressedChannel& ch = d.channels[first + k];
+    Transform& out = local[ch.joint];
+    if (ch.kind == ChannelKind::kRotation) {
+      out.rotation = nlerp_or_slerp(qa[k], qb[k], alpha);
+    } else {
+      const float* a = v.a[k];
+      const float* b = v.b[k];
+      out.position = glm::vec3(a[0] + (b[0] - a[0]) * alpha, a[1] + (b[1] - a[1]) * alpha, a[2] + (b[2] - a[2]) * alpha);
+    }
+  }
+}
+
+// The constants and coverage every sample starts from.
+void write_constants(const CompressedClipData& d, std::span<Transform> local, std::span<float> coverage) {
+  for (std::size_t j = 0; j < d.coverage.size(); ++j) {
+    local[j] = d.constants[j];
+    coverage[j] = static_cast<float>(d.coverage[j]);
+  }
+}
+
+}  // namespace
+
+CompressedClipCursor make_compressed_clip_cursor(const CompressedClip& clip) {
+  CompressedClipCursor c;
+  c.headers.resize(clip.data().channels.size());
+  return c;
+}
+
 bool sample_compressed_clip(const CompressedClip& clip, float time, WrapMode wrap, std::span<Transform> local,
                             std::span<float> coverage) {
   const CompressedClipData& d = clip.data();
   const std::size_t n = d.coverage.size();
   ASTERUNE_EXPECT_OR_RETURN(local.size() == n && coverage.size() == n && n > 0,
                             "local and coverage hold clip.joint_count() entries", false);
-  for (std::size_t j = 0; j < n; ++j) {
-    local[j] = d.constants[j];
-    coverage[j] = static_cast<float>(d.coverage[j]);
-  }
+  write_constants(d, local, coverage);
   const SampleCursor at = locate(d, time, wrap);
   const std::size_t c_count = d.channels.size();
   const std::uint32_t i1 = d.sample_count > 1 ? at.i0 + 1 : 0;
   std::uint64_t position = 7 * c_count * 8;
-  for (std::size_t c = 0; c < c_count; ++c) {
-    const CompressedChannel& ch = d.channels[c];
-    const int bits = kCompressedBitRates[at.seg[c]];
-    const std::uint8_t* r = at.seg + c_count + 6 * c;
-    const int comps = detail::channel_components(ch.kind, bits);
-    const std::uint64_t p0 = position + static_cast<std::uint64_t>(at.i0) * comps * bits;
-    const std::uint64_t p1 = position + static_cast<std::uint64_t>(i1) * comps * bits;
-    float a[4], b[4];
-    if (bits == 32) {
-      for (int m = 0; m < comps; ++m) {
-        a[m] = std::bit_cast<float>(detail::read_bits(at.seg, p0 + 32 * static_cast<std::uint64_t>(m), 32));
-        b[m] = std::bit_cast<float>(detail::read_bits(at.seg, p1 + 32 * static_cast<std::uint64_t>(m), 32));
-      }
-    } else {
-      for (int m = 0; m < 3; ++m) {
-        const detail::ComponentRange cr = detail::component_range(ch, m, r[m], r[3 + m], bits);
-        const auto step = static_cast<std::uint64_t>(m * bits);
-        a[m] = cr.min + cr.scale * static_cast<float>(detail::read_bits(at.seg, p0 + step, bits));
-        b[m] = cr.min + cr.scale * static_cast<float>(detail::read_bits(at.seg, p1 + step, bits));
-      }
-    }
-    Transform& out = local[ch.joint];
-    if (ch.kind == ChannelKind::kRotation) {
-      const glm::quat qa = comps == 4 ? glm::quat(a[3], a[0], a[1], a[2]) : detail::rebuild_rotation(a[0], a[1], a[2]);
-      const glm::quat qb = comps == 4 ? glm::quat(b[3], b[0], b[1], b[2]) : detail::rebuild_rotation(b[0], b[1], b[2]);
-      out.rotation = nlerp_or_slerp(qa, qb, at.alpha);
-    } else {
-      const float u = at.alpha;
-      out.position = glm::vec3(a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u, a[2] + (b[2] - a[2]) * u);
-    }
-    position += detail::channel_stream_bits(ch.kind, bits, at.length);
+  CompressedChannelHeader h[kChunk];
+  for (std::size_t first = 0; first < c_count; first += kChunk) {
+    const std::size_t count = std::min(kChunk, c_count - first);
+    for (std::size_t k = 0; k < count; ++k)
+      h[k] = channel_header(d.channels[first + k], at.seg, first + k, c_count, at.length, position);
+    sample_chunk(d, h, first, count, at.seg, at.i0, i1, at.alpha, local);
   }
+  return true;
+}
+
+bool sample_compressed_clip(const CompressedClip& clip, float time, WrapMode wrap, CompressedClipCursor& cursor,
+                            std::span<Transform> local, std::span<float> coverage) {
+  const CompressedClipData& d = clip.data();
+  const std::size_t c_count = d.channels.size();
+  if (cursor.headers.size() != c_count) return sample_compressed_clip(clip, time, wrap, local, coverage);
+  const std::size_t n = d.coverage.size();
+  ASTERUNE_EXPECT_OR_RETURN(local.size() == n && coverage.size() == n && n > 0,
+                            "local and coverage hold clip.joint_count() entries", false);
+  write_constants(d, local, coverage);
+  const SampleCursor at = locate(d, time, wrap);
+  // The headers are decoded once per segment (a segment is 32 samples: many frames forward).
+  if (cursor.segment != at.seg || cursor.clip != &d) {
+    std::uint64_t position = 7 * c_count * 8;
+    for (std::size_t c = 0; c < c_count; ++c)
+      cursor.headers[c] = channel_header(d.channels[c], at.seg, c, c_count, at.length, position);
+    cursor.segment = at.seg;
+    cursor.clip = &d;
+  }
+  const std::uint32_t i1 = d.sample_count > 1 ? at.i0 + 1 : 0;
+  for (std::size_t first = 0; first < c_count; first += kChunk)
+    sample_chunk(d, cursor.headers.data() + first, first, std::min(kChunk, c_count - first), at.seg, at.i0, i1, at.alpha,
+                 local);
   return true;
 }
 

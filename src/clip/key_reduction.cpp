@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <optional>
 
 #include "asterune/math/scalar.hpp"
@@ -155,6 +156,18 @@ void world_all(const KeyTracks& k, const std::vector<Transform>& local, std::vec
   }
 }
 
+// The error of track i's part placed at `got` instead of `ref`: the farthest of its virtual
+// vertices (rule P7), or its origin when the tracks carry no vertices.
+float part_error(const KeyTracks& k, size_t i, const Transform& ref, const Transform& got) {
+  if (k.point_begin.size() != k.track_count() + 1) return glm::length(ref.position - got.position);
+  float worst = 0.0f;
+  for (std::uint32_t v = k.point_begin[i]; v < k.point_begin[i + 1]; ++v) {
+    const float d = glm::length(transform_point(ref, k.points[v]) - transform_point(got, k.points[v]));
+    worst = std::isfinite(d) ? std::max(worst, d) : std::numeric_limits<float>::infinity();
+  }
+  return worst;
+}
+
 // Track i's local at every sample played from keys (frame indices) and their Keys.
 std::vector<Transform> track_locals(const KeyTracks& k, KeyCurve curve, const std::vector<int>& keys,
                                     const std::vector<Key>& values, Interp how) {
@@ -212,7 +225,7 @@ float error_with(const KeyTracks& k, const KeyReduction& r, Interp how) {
   world_all(k, full, ref, how);
   world_all(k, local, got, how);
   float worst = 0.0f;
-  for (size_t x = 0; x < ref.size(); ++x) worst = std::max(worst, glm::length(ref[x].position - got[x].position));
+  for (size_t x = 0; x < ref.size(); ++x) worst = std::max(worst, part_error(k, x % n, ref[x], got[x]));
   return worst;
 }
 
@@ -339,7 +352,7 @@ struct TrackFit {
     return curve == KeyCurve::kEulerCubic ? glm::vec4(key.euler, 0.0f) : as_vec(key.value.rotation);
   }
 
-  // Largest world position error over the subtree for samples [s0, s1] with the track played
+  // Largest virtual-vertex error (part_error) over the subtree for samples [s0, s1] with the track played
   // from keys (a, A) and (b, B), or a = b (held); stops once over `budget`.
   float span_error(size_t a, const Key& A, size_t b, const Key& B, size_t s0, size_t s1, float budget) {
     const size_t n = k.track_count();
@@ -353,7 +366,7 @@ struct TrackFit {
         const Transform parent = m == 0 ? parent_world(s) : scratch[static_cast<size_t>(sub_parent[m])];
         const Transform& local = m == 0 ? l : full[s * n + d];
         scratch[m] = parent * k.pre[d] * local * k.post[d];
-        worst = std::max(worst, glm::length(scratch[m].position - ref[s * n + d].position));
+        worst = std::max(worst, part_error(k, d, ref[s * n + d], scratch[m]));
         if (worst > budget) return worst;
       }
     }

@@ -2,9 +2,22 @@
 
 #include <algorithm>
 
+#include "asterune/clip/error_metric.hpp"
 #include "asterune/rig/rig.hpp"
 
 namespace asterune::io {
+namespace {
+
+// The tracks' virtual vertices (rule P7): joint j's part box corners on track first + j, the
+// tracks before `first` (a root node) with none of their own.
+void add_virtual_vertices(const Rig& rig, size_t first, KeyTracks& k) {
+  const VirtualVertices v = make_virtual_vertices(rig);
+  k.point_begin.assign(first + 1, 0);
+  for (size_t j = 0; j + 1 < v.begin.size(); ++j) k.point_begin.push_back(v.begin[j + 1]);
+  k.points = v.points;
+}
+
+}  // namespace
 
 KeyTracks keyframe_sequence_tracks(const Rig& rig, std::span<const FrameRecord> frames) {
   const auto n = static_cast<size_t>(rig.joint_count());
@@ -20,6 +33,7 @@ KeyTracks keyframe_sequence_tracks(const Rig& rig, std::span<const FrameRecord> 
     k.local.insert(k.local.end(), r.local.begin(), r.local.begin() + static_cast<long>(std::min(n, r.local.size())));
     k.local.resize(k.times.size() * n, Transform::identity());
   }
+  add_virtual_vertices(rig, 0, k);
   return k;
 }
 
@@ -44,6 +58,7 @@ KeyTracks gltf_node_tracks(const Rig& rig, std::span<const FrameRecord> frames) 
       k.local.push_back(p >= 0 ? inverse(world[static_cast<size_t>(p)]) * world[i] : world[i]);
     }
   }
+  add_virtual_vertices(rig, 1, k);
   return k;
 }
 

@@ -82,6 +82,7 @@ Result<AnimationBinding> build_compressed_animation_binding(const Clip& shell,
 AnimationContext make_animation_context(const AnimationBinding& binding) {
   AnimationContext c;
   c.cursor = make_clip_cursor(binding.clip_binding);
+  if (binding.compressed) c.compressed_cursor = make_compressed_clip_cursor(*binding.compressed);
   if (binding.mode == AnimationMode::kRetarget && binding.retarget) {
     c.source_local.assign(static_cast<size_t>(binding.clip_binding.joint_count()), Transform::identity());
     c.source_coverage.assign(c.source_local.size(), 0.0f);
@@ -100,7 +101,7 @@ bool sample_animation(const Clip& clip, const AnimationBinding& binding, const R
   // without one samples by search (same results).
   const bool cursor_fits = context.cursor.keys.size() == 2 * static_cast<size_t>(binding.clip_binding.joint_count());
   const auto sample = [&](std::span<Transform> l, std::span<float> c) {
-    if (binding.compressed) return sample_compressed_clip(*binding.compressed, time, wrap, l, c);
+    if (binding.compressed) return sample_compressed_clip(*binding.compressed, time, wrap, context.compressed_cursor, l, c);
     return cursor_fits ? sample_clip(clip, binding.clip_binding, time, wrap, context.cursor, l, c)
                        : sample_clip(clip, binding.clip_binding, time, wrap, l, c);
   };

@@ -49,19 +49,21 @@ endif()
 # Rule F7: CMU 131_01 at 60 Hz, reduced at the default 0.005 studs. The issue's goal is 15% of the
 # keys, out of reach of linear keys at that bound; the fitted reducer kept 39.7%, and 41.9% since
 # the feet are levelled in stance (rule RT22: the calibration turns the feet between contacts),
-# held here at 43% against regressions.
+# kept here at 43%. Bounded on the box corners (rule P10) rather than part centres it keeps 57.7%,
+# held here at 59% against regressions.
 run(--rig builtin:r15 --clip tests/data/bvh/cmu_131_01_start_walk_stop.bvh --all-frames --format csv
     --out "${TMP}/walk.rbxmx")
 require_ok_keys("--out walk.rbxmx")
 if(NOT ERR MATCHES "walk.rbxmx: ([0-9]+) keys reduced to ([0-9]+) ")
   message(SEND_ERROR "FAIL: walk.rbxmx: no key report: ${ERR}")
 else()
-  math(EXPR limit "${CMAKE_MATCH_1} * 43 / 100")
+  math(EXPR limit "${CMAKE_MATCH_1} * 59 / 100")
   if(CMAKE_MATCH_2 GREATER limit)
-    message(SEND_ERROR "FAIL: walk.rbxmx kept ${CMAKE_MATCH_2} of ${CMAKE_MATCH_1} keys (more than 43%)")
+    message(SEND_ERROR "FAIL: walk.rbxmx kept ${CMAKE_MATCH_2} of ${CMAKE_MATCH_1} keys (more than 59%)")
   endif()
 endif()
-# Rule F8: the same run as a CurveAnimation keeps at most 15% of the keys (14.4%, docs/cli.md),
+# Rule F8: the same run as a CurveAnimation keeps at most 22% of the keys (20.7% on the box
+# corners, rule P10; 14.4% when only part centres were bounded; docs/cli.md),
 # and plays back through --clip: the file's first animation item is a CurveAnimation.
 run(--rig builtin:r15 --clip tests/data/bvh/cmu_131_01_start_walk_stop.bvh --all-frames --format csv
     --out "${TMP}/walk_curves.rbxmx" --rbxmx-kind curves --loop --priority Movement)
@@ -69,9 +71,9 @@ require_ok_keys("--out walk_curves.rbxmx --rbxmx-kind curves")
 if(NOT ERR MATCHES "walk_curves.rbxmx: ([0-9]+) keys reduced to ([0-9]+) ")
   message(SEND_ERROR "FAIL: walk_curves.rbxmx: no key report: ${ERR}")
 else()
-  math(EXPR limit "${CMAKE_MATCH_1} * 15 / 100")
+  math(EXPR limit "${CMAKE_MATCH_1} * 22 / 100")
   if(CMAKE_MATCH_2 GREATER limit)
-    message(SEND_ERROR "FAIL: walk_curves.rbxmx kept ${CMAKE_MATCH_2} of ${CMAKE_MATCH_1} keys (more than 15%)")
+    message(SEND_ERROR "FAIL: walk_curves.rbxmx kept ${CMAKE_MATCH_2} of ${CMAKE_MATCH_1} keys (more than 22%)")
   endif()
 endif()
 file(READ "${TMP}/walk_curves.rbxmx" curves)

@@ -447,7 +447,7 @@ TEST_CASE("export: --out FILE.rbxmx writes each foot contact start as a Footstep
   }
 }
 
-TEST_CASE("export: --out FILE.rbxmx --tolerance 0.005 on CMU 131_01 at 60 Hz: at most 38% of the keys, read back with --clip "
+TEST_CASE("export: --out FILE.rbxmx --tolerance 0.005 on CMU 131_01 at 60 Hz: at most 59% of the keys, read back with --clip "
           "within the tolerance at every frame and every quarter frame (rule F7)",
           "[cli][out][keys]") {
   // The reduced file and the unreduced one (every key: OutOptions::tolerance 0) are both read
@@ -457,7 +457,8 @@ TEST_CASE("export: --out FILE.rbxmx --tolerance 0.005 on CMU 131_01 at 60 Hz: at
   // position must agree within the tolerance. Keys: the issue's goal is 15%, out of reach of a
   // slerp between two Pose values, however eased, at 0.005 studs (docs/cli.md); the fitted
   // reducer with per-segment easing kept 36.8%; with the feet levelled in stance (rule RT22, the
-  // calibration turns the feet between contacts) 41.9%, held at 43% against regressions.
+  // calibration turns the feet between contacts) 41.9%. Bounded on every part's box corners
+  // (rule P10) instead of part centres it keeps 57.7%, held at 59% against regressions.
   const test::TempDir tmp("cli_keys");
   cli::Run run = cli::make_run(cmu_walk_request());
   REQUIRE(run.frames > 400);  // the whole clip (--all-frames)
@@ -477,7 +478,7 @@ TEST_CASE("export: --out FILE.rbxmx --tolerance 0.005 on CMU 131_01 at 60 Hz: at
     if (w && std::string(w.child_value()) == "1" && std::string(name.child_value()) != "HumanoidRootPart") ++keys;
   }
   CHECK(keys == report.keys_after);
-  CHECK(static_cast<double>(keys) <= 0.43 * static_cast<double>(all));
+  CHECK(static_cast<double>(keys) <= 0.59 * static_cast<double>(all));
 
   const ReadBack back = read_back(full, reduced, recs);
   CHECK(back.worst <= cli::OutOptions::kDefaultTolerance);
@@ -487,13 +488,14 @@ TEST_CASE("export: --out FILE.rbxmx --tolerance 0.005 on CMU 131_01 at 60 Hz: at
       CHECK(glm::length(back.want[4 * f].world[j].position - recs[f].world[j].position) <= 1e-3f);
 }
 
-TEST_CASE("export: --out FILE.rbxmx --rbxmx-kind curves on CMU 131_01 at 60 Hz: at most 15% of the keys, read back "
+TEST_CASE("export: --out FILE.rbxmx --rbxmx-kind curves on CMU 131_01 at 60 Hz: at most 22% of the keys, read back "
           "with --clip within the tolerance at every frame and every quarter frame (rule F8)",
           "[cli][out][keys][curves]") {
   // The CurveAnimation and the unreduced KeyframeSequence (every key, the reference: the frames
   // slerped) are both read back the way `--clip FILE.rbxmx` reads them and played at a quarter
   // of the step: every frame, every midpoint and quarter point between frames, so every key and
-  // every midpoint between two keys. The issue's goal: at most 15% of the keys at 0.005 studs.
+  // every midpoint between two keys. The first goal was at most 15% of the keys at 0.005 studs
+  // (14.4% on part centres); on the box corners (rule P10) it keeps 20.7%, held at 22%.
   const test::TempDir tmp("cli_curves");
   cli::Run run = cli::make_run(cmu_walk_request());
   const std::vector<io::FrameRecord> recs = run_all(run);
@@ -503,7 +505,7 @@ TEST_CASE("export: --out FILE.rbxmx --rbxmx-kind curves on CMU 131_01 at 60 Hz: 
   const cli::OutReport report = cli::write_out_file(curves.string(), run, recs, options);
   const size_t all = write_every_key(full, run, recs);
   CHECK(report.keys_before == all);
-  CHECK(static_cast<double>(report.keys_after) <= 0.15 * static_cast<double>(all));
+  CHECK(static_cast<double>(report.keys_after) <= 0.22 * static_cast<double>(all));
 
   // The file is a CurveAnimation whose FloatCurves hold the reported keys (per joint, its key
   // times: the X position curve's count; the key count is the u32 after the first word).

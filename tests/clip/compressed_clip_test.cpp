@@ -222,18 +222,32 @@ TEST_CASE("a compressed clip samples the same in any time order, keeps markers a
     sample_compressed_clip(c, t, WrapMode::kLoop, a, ca);
     forward.push_back(a);
   }
-  test::AllocationScope scope;
-  for (size_t k = times.size(); k-- > 0;) {  // backward
-    REQUIRE(sample_compressed_clip(c, times[k], WrapMode::kLoop, b, cb));
+  // Rule P11: the cursor gives the same bits. Several segments, so that it changes segment.
+  REQUIRE(c.data().segment_offsets.size() > 2);
+  CompressedClipCursor cursor = make_compressed_clip_cursor(c);
+  auto same = [&](const std::vector<Transform>& x, const std::vector<Transform>& y) {
     for (size_t j = 0; j < n; ++j) {
-      REQUIRE(b[j].rotation == forward[k][j].rotation);
-      REQUIRE(b[j].position == forward[k][j].position);
+      REQUIRE(x[j].rotation == y[j].rotation);
+      REQUIRE(x[j].position == y[j].position);
     }
+  };
+  test::AllocationScope scope;
+  for (size_t k = times.size(); k-- > 0;) {  // backward, without and with the cursor
+    REQUIRE(sample_compressed_clip(c, times[k], WrapMode::kLoop, b, cb));
+    same(b, forward[k]);
+    REQUIRE(sample_compressed_clip(c, times[k], WrapMode::kLoop, cursor, b, cb));
+    same(b, forward[k]);
+  }
+  for (size_t k = 0; k < times.size(); ++k) {  // forward through the cursor
+    REQUIRE(sample_compressed_clip(c, times[k], WrapMode::kLoop, cursor, b, cb));
+    same(b, forward[k]);
   }
   std::minstd_rand rng(7);
-  for (int k = 0; k < 500; ++k) {  // random seeks, odd times included
+  for (int k = 0; k < 500; ++k) {  // random seeks, odd times included, with and without the cursor
     const float t = std::uniform_real_distribution<float>(-5.0f, 5.0f)(rng);
     REQUIRE(sample_compressed_clip(c, t, WrapMode::kLoop, b, cb));
+    REQUIRE(sample_compressed_clip(c, t, WrapMode::kLoop, cursor, a, ca));
+    same(a, b);
     REQUIRE(sample_compressed_clip(c, std::numeric_limits<float>::quiet_NaN(), WrapMode::kClamp, b, cb));
     for (const Transform& x : b) REQUIRE(is_finite(x));
   }

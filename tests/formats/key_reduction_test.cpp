@@ -2,13 +2,16 @@
 // are known, and CMU 131_01 retargeted onto builtin:r15 at 60 Hz, reduced at 0.005 studs and
 // read back: the KeyframeSequence through parse_keyframe_sequence and the library's native
 // playback, the GLB through tinygltf (compiled in gltf_writer_test.cpp) with glm slerp/lerp.
-// Every part's world position, at every frame and at 7 points evenly between frames (twice as
-// dense as the reducer's own check), must stay within the tolerance of the unreduced playback
-// (every key is a frame time, so these hold every key and every point halfway between two keys). Key count: the issue's goal is 15%.
-// The GLB's CUBICSPLINE keys (Hermite, glTF 2.0 Appendix C, evaluated here from the spec, not by
-// the library) keep 11.4%, held at 12%; the KeyframeSequence can only play Roblox's easing
-// between two key values (a slerp, retimed), which keeps 37.0% (39.2% with Linear alone), held
-// at 38%: 15% is out of reach of a slerp between keys at 0.005 studs (docs/cli.md).
+// Every corner of every part's box (rule P7's virtual vertices on R15, whose parts are all over
+// 0.1 studs; computed here from the part sizes), at every frame and at 7 points evenly between
+// frames (twice as dense as the reducer's own check), must stay within the tolerance of the
+// unreduced playback
+// (every key is a frame time, so these hold every key and every point halfway between two keys).
+// Key count: the first goal was 15%, set when only part centres were bounded (which kept 11.4%
+// as CUBICSPLINE and 37.0% eased). On the box corners the GLB's CUBICSPLINE keys (Hermite, glTF
+// 2.0 Appendix C, evaluated here from the spec, not by the library) keep 29.2%, held at 30%; the
+// KeyframeSequence can only play Roblox's easing between two key values (a slerp, retimed),
+// which keeps 56.9%, held at 58% (docs/cli.md).
 // Same configuration as gltf_writer_test.cpp, which compiles the implementation.
 #define TINYGLTF_NO_STB_IMAGE
 #define TINYGLTF_NO_STB_IMAGE_WRITE
@@ -63,6 +66,21 @@ std::vector<SampleTime> sample_times(const std::vector<io::FrameRecord>& frames)
       t.push_back({q == 0 ? frames[f].time : frames[f].time + u * (frames[f + 1].time - frames[f].time), f, u});
     }
   return t;
+}
+
+// The farthest corner of joint j's child part box between placements `want` and `got` (studs).
+float corner_error(const Rig& rig, int j, const glm::mat4& want, const glm::mat4& got) {
+  const glm::vec3 half = 0.5f * rig.part(rig.part1()[static_cast<size_t>(j)]).size;
+  float worst = 0.0f;
+  for (int c = 0; c < 8; ++c) {
+    const glm::vec4 p((c & 1) ? half.x : -half.x, (c & 2) ? half.y : -half.y, (c & 4) ? half.z : -half.z, 1.0f);
+    worst = std::max(worst, glm::length(glm::vec3(want * p) - glm::vec3(got * p)));
+  }
+  return worst;
+}
+glm::mat4 as_mat(const Transform& t) { return glm::translate(glm::mat4(1.0f), t.position) * glm::mat4_cast(t.rotation); }
+float corner_error(const Rig& rig, int j, const Transform& want, const Transform& got) {
+  return corner_error(rig, j, as_mat(want), as_mat(got));
 }
 
 // Shortest-arc glm slerp, lerp of positions.
@@ -219,8 +237,8 @@ TEST_CASE("F7: CMU 131_01 at 60 Hz reduced at 0.005 studs with easing, read back
   }
   const size_t all = frames.size() * static_cast<size_t>(rig.joint_count());
   CHECK(keys == r.keys_after);
-  CHECK(eased > keys / 10);  // the easing is in the file, and the reader plays it
-  CHECK(static_cast<double>(keys) <= 0.38 * static_cast<double>(all));
+  CHECK(eased > keys / 20);  // the easing is in the file, and the reader plays it
+  CHECK(static_cast<double>(keys) <= 0.58 * static_cast<double>(all));
 
   auto binding = build_animation_binding(clip, rig, nullptr, nullptr);
   REQUIRE(binding);
@@ -239,7 +257,7 @@ TEST_CASE("F7: CMU 131_01 at 60 Hz reduced at 0.005 studs with easing, read back
     REQUIRE(evaluate_world(rig, a.root, ref_local, want));
     REQUIRE(sample_animation(clip, binding.value(), rig, st.time, WrapMode::kClamp, ctx, local, cov));
     REQUIRE(evaluate_world(rig, a.root, local, got));
-    for (size_t j = 0; j < n; ++j) worst = std::max(worst, glm::length(got[j].position - want[j].position));
+    for (size_t j = 0; j < n; ++j) worst = std::max(worst, corner_error(rig, static_cast<int>(j), want[j], got[j]));
   }
   CHECK(worst <= kTolerance);
 }
@@ -291,7 +309,7 @@ TEST_CASE("F7: CMU 131_01 at 60 Hz reduced at 0.005 studs as CUBICSPLINE, read b
     }
   }
   CHECK(keys == r.keys_after);
-  CHECK(static_cast<double>(keys) <= 0.125 * static_cast<double>(frames.size() * nn));
+  CHECK(static_cast<double>(keys) <= 0.30 * static_cast<double>(frames.size() * nn));
 
   // Node parents from the file; locals at time t from the keys, as glTF 2.0 Appendix C says:
   // p(s) = (2s^3 - 3s^2 + 1) v_k + (s^3 - 2s^2 + s) dt b_k + (-2s^3 + 3s^2) v_k+1 + (s^3 - s^2) dt a_k+1,
@@ -345,8 +363,67 @@ TEST_CASE("F7: CMU 131_01 at 60 Hz reduced at 0.005 studs as CUBICSPLINE, read b
       wm[i] = parent[i] >= 0 ? wm[static_cast<size_t>(parent[i])] * local : local;
     }
     const std::vector<glm::dmat4> got = world_from_file(st.time);
-    for (size_t i = 0; i < nn; ++i)
-      worst = std::max(worst, static_cast<float>(glm::length(glm::dvec3(got[i][3]) - glm::dvec3(wm[i][3]))));
+    for (size_t i = 1; i < nn; ++i)  // node 1 + j: joint j's part (node 0, the root part, moves them all)
+      worst = std::max(worst, corner_error(rig, static_cast<int>(i - 1), wm[i], glm::mat4(got[i])));
   }
   CHECK(worst <= kTolerance);
+}
+
+TEST_CASE("F7: CMU 49_04 reduced at 0.005 studs: the hands' box corners and turns stay within the tolerance (rule P7)",
+          "[io][keys]") {
+  // Measured on part centres alone, this export kept every centre within 0.0038 studs while the
+  // LeftHand came out 21.9 degrees turned at frame 125 (a hand turning about the line from its
+  // joint to its centre never moves the centre). Reduced on the box corners it cannot.
+  const Rig rig = r15();
+  const std::vector<io::FrameRecord> frames = cmu_frames(rig, "cmu_49_04_run_leap.bvh");
+  KeyTracks tracks = io::keyframe_sequence_tracks(rig, frames);
+  REQUIRE(tracks.point_begin.size() == tracks.track_count() + 1);
+  const KeyReduction r = reduce_keys(tracks, kTolerance, KeyCurve::kEased);
+  CHECK(r.max_error <= kTolerance);
+  CHECK(r.keys_after < r.keys_before);
+  io::KeyframeSequenceOptions options;
+  options.joint_keys = r.keys;
+  options.joint_key_values = r.values;
+  options.joint_key_easing = r.easing;
+  const Result<std::string> text = io::write_keyframe_sequence(rig, frames, options);
+  REQUIRE(text.ok());
+  auto back = io::parse_keyframe_sequence(text.value(), "reduced.rbxmx");
+  REQUIRE(back);
+  const Clip& clip = back.value().clip;
+  auto binding = build_animation_binding(clip, rig, nullptr, nullptr);
+  REQUIRE(binding);
+  AnimationContext ctx = make_animation_context(binding.value());
+  const auto n = static_cast<size_t>(rig.joint_count());
+  std::vector<Transform> local(n), ref_local(n), got(n), want(n);
+  std::vector<float> cov(n);
+  const int hands[] = {rig.find_joint("LeftHand").index, rig.find_joint("RightHand").index};
+  REQUIRE(hands[0] >= 0);
+  REQUIRE(hands[1] >= 0);
+  float corner = 0.0f, turn = 0.0f;
+  for (const SampleTime& st : sample_times(frames)) {
+    const io::FrameRecord& a = frames[st.frame];
+    const io::FrameRecord& b = frames[std::min(st.frame + 1, frames.size() - 1)];
+    for (size_t j = 0; j < n; ++j)
+      ref_local[j] = Transform{slerp_short(a.local[j].rotation, b.local[j].rotation, st.u),
+                               a.local[j].position + st.u * (b.local[j].position - a.local[j].position)};
+    REQUIRE(evaluate_world(rig, a.root, ref_local, want));
+    REQUIRE(sample_animation(clip, binding.value(), rig, st.time, WrapMode::kClamp, ctx, local, cov));
+    REQUIRE(evaluate_world(rig, a.root, local, got));
+    for (int h : hands) {
+      const auto j = static_cast<size_t>(h);
+      corner = std::max(corner, corner_error(rig, h, want[j], got[j]));
+      const float d = std::min(1.0f, std::fabs(glm::dot(want[j].rotation, got[j].rotation)));
+      turn = std::max(turn, glm::degrees(2.0f * std::acos(d)));
+    }
+  }
+  INFO("hands: worst corner " << corner << " studs, worst turn " << turn << " degrees");
+  CHECK(corner <= kTolerance);
+  CHECK(turn <= 1.0f);  // 21.9 degrees on the centre metric
+
+  // The same reduction on centres alone (no virtual vertices) lets a hand's corners go far over.
+  tracks.point_begin.clear();
+  tracks.points.clear();
+  const KeyReduction centres = reduce_keys(tracks, kTolerance, KeyCurve::kEased);
+  const KeyTracks with_points = io::keyframe_sequence_tracks(rig, frames);
+  CHECK(key_reduction_error(with_points, centres) > 10.0f * kTolerance);
 }

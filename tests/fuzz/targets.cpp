@@ -502,12 +502,20 @@ std::string check_compressed_clip(std::span<const std::uint8_t> data) {
   auto sample_all = [](const CompressedClip& c) -> std::string {
     const auto n = static_cast<size_t>(c.joint_count());
     std::vector<Transform> local(n);
+    std::vector<Transform> through_cursor(n);
     std::vector<float> coverage(n);
+    CompressedClipCursor cursor = make_compressed_clip_cursor(c);
     for (float t : {-1.0f, 0.0f, 0.013f, 0.5f, 1.0f, 7.3f, 1e9f, std::numeric_limits<float>::quiet_NaN()}) {
       if (!sample_compressed_clip(c, t, WrapMode::kLoop, local, coverage)) return "compressed clip refused its own size";
       for (size_t j = 0; j < n; ++j)
         if (!is_finite(local[j]) || !(coverage[j] == 0.0f || coverage[j] == 1.0f))
           return "compressed clip sampled a nonfinite value or a bad coverage at joint " + std::to_string(j);
+      // The playback cursor reads the same data through its cached headers: the same pose (rule P11).
+      if (!sample_compressed_clip(c, t, WrapMode::kLoop, cursor, through_cursor, coverage))
+        return "compressed clip refused its own size through a cursor";
+      for (size_t j = 0; j < n; ++j)
+        if (!(through_cursor[j].rotation == local[j].rotation) || !(through_cursor[j].position == local[j].position))
+          return "compressed clip sampled differently through a cursor at joint " + std::to_string(j);
     }
     return "";
   };

@@ -1,5 +1,5 @@
-// Test fixture: CMU 131_01 (tests/data/bvh/cmu_131_01_start_walk_stop.bvh) retargeted onto a
-// rig at 60 Hz, every frame of the clip, as the CLI records them: the scene defaults (an empty
+// Test fixture: a CMU clip of tests/data/bvh (by default 131_01, cmu_131_01_start_walk_stop.bvh)
+// retargeted onto a rig at 60 Hz, every frame of the clip, as the CLI records them: the scene defaults (an empty
 // SceneRetarget, the floor resolved), sampled clamped, world placements from the default root
 // placement. Reads the clip through asterune::io, so only test modules that link it include this.
 #pragma once
@@ -19,8 +19,8 @@
 
 namespace asterune::test {
 
-inline std::vector<io::FrameRecord> cmu_frames(const Rig& rig) {
-  auto loaded = io::load_source_clip(std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/cmu_131_01_start_walk_stop.bvh");
+inline std::vector<io::FrameRecord> cmu_frames(const Rig& rig, const std::string& file = "cmu_131_01_start_walk_stop.bvh") {
+  auto loaded = io::load_source_clip(std::string(ASTERUNE_TEST_DATA_DIR) + "/bvh/" + file);
   REQUIRE(loaded);
   io::SourceClip clip = std::move(loaded).value();
   auto profile = io::build_scene_profile(io::SceneRetarget{}, clip.skeleton, rig, clip.rest_on_ground);

@@ -134,6 +134,33 @@ Result<CompressedClip> compress_clip(const Clip& clip, const Rig& rig, const Com
 bool sample_compressed_clip(const CompressedClip& clip, float time, WrapMode wrap, std::span<Transform> local,
                             std::span<float> coverage);
 
+/// One channel's header in one segment, decoded: what sampling reads before the samples.
+struct CompressedChannelHeader {
+  float min[3] = {0.0f, 0.0f, 0.0f};
+  float scale[3] = {0.0f, 0.0f, 0.0f};
+  std::uint64_t position = 0;     // the channel's first sample, in bits from the segment's start
+  std::uint32_t sample_bits = 0;  // bits per sample (components x bits)
+  std::uint8_t bits = 0;          // per component
+};
+
+/// A playback cursor for one compressed clip (rule P11; caller-owned, one per playback): the last
+/// segment's channel headers, decoded once, so sampling forward within a segment (32 samples,
+/// many frames) only reads and blends samples. Sampling through it gives bit for bit what
+/// sampling without it gives, for any order of times; a cursor that does not fit the clip (made
+/// for another) is ignored.
+struct CompressedClipCursor {
+  const void* segment = nullptr;  // the segment the headers are of; null: none yet
+  const CompressedClipData* clip = nullptr;
+  std::vector<CompressedChannelHeader> headers;  // per channel
+};
+
+/// A cursor sized for `clip` (setup: allocates).
+CompressedClipCursor make_compressed_clip_cursor(const CompressedClip& clip);
+
+/// sample_compressed_clip() through `cursor`: the same result; allocation-free.
+bool sample_compressed_clip(const CompressedClip& clip, float time, WrapMode wrap, CompressedClipCursor& cursor,
+                            std::span<Transform> local, std::span<float> coverage);
+
 /// A float clip with the compressed clip's name, duration and markers and one keyless track per
 /// joint it drives (named by Rig::lookup_name): what the animator and graph need beside the
 /// samples (length, events, a native binding to the rig) without the keys. Setup: allocates.

@@ -1,10 +1,12 @@
 // Error-bounded key reduction for the exports (rule F7): which frames each animated track keeps,
 // and the values (and easing or tangents) to write there, so that, played back as the file
 // plays (KeyCurve: slerp/lerp between keys, optionally eased per segment as a Roblox Pose is, or
-// a glTF CUBICSPLINE Hermite spline), every part's world position stays within a tolerance of
-// the unreduced playback (the frames, linear between them), at every frame time and every
-// quarter frame between frames. The check is on the whole body: a track's error moves
-// everything below it.
+// a glTF CUBICSPLINE Hermite spline), every part stays within a tolerance of the unreduced
+// playback (the frames, linear between them), at every frame time and every quarter frame
+// between frames. A part's error is measured on its virtual vertices (rule P7: the corners of
+// its box, KeyTracks::points), so a hand turning about the line from its joint to its centre
+// counts, which a part's centre alone never shows. The check is on the whole body: a track's
+// error moves everything below it.
 //
 // Algorithm: curve fitting with fitted key values (as ACL-style compressors do), checked in
 // world space. Tracks are fitted one at a time, parents first. A track's target at each sample
@@ -43,6 +45,12 @@ struct KeyTracks {
   std::vector<Transform> base;   // per frame: the placement tracks without a parent hang from
   std::vector<float> times;      // per frame, increasing
   std::vector<Transform> local;  // [frame * tracks + track]
+  /// The virtual vertices (rule P7) measured on each track's part, in the frame of its
+  /// placement world(i, f): track i's points are points[point_begin[i] .. point_begin[i + 1]).
+  /// Empty point_begin: each part's origin alone (its position). A track with no points of its
+  /// own (a root node) is still checked through the parts below it.
+  std::vector<std::uint32_t> point_begin;
+  std::vector<glm::vec3> points;
   size_t track_count() const { return parent.size(); }
 };
 
@@ -99,7 +107,7 @@ struct KeyReduction {
   std::vector<RotationOrder> rotation_order;  // kEulerCubic: per track
   size_t keys_before = 0;              // tracks x frames
   size_t keys_after = 0;
-  float max_error = 0.0f;              // studs: the largest world position error found, checked after reduction
+  float max_error = 0.0f;              // studs: the largest virtual-vertex error found, checked after reduction
   /// The work done: part placements checked over all fits (not a time). Past 32 frames a span's
   /// candidate ends are probed at doubling steps, so this grows linearly with the frame count
   /// (rule F23).
@@ -116,7 +124,8 @@ struct KeyReduction {
 KeyReduction reduce_keys(const KeyTracks& tracks, float tolerance, KeyCurve curve = KeyCurve::kLinear,
                          const std::function<void(size_t done, size_t total)>& progress = {});
 
-/// The largest distance between any part's world position played linearly from `keys` (with
+/// The largest distance between any virtual vertex (KeyTracks::points; the part's origin when
+/// there are none) played linearly from `keys` (with
 /// `values`, per track per key; empty: the frames' own locals) and from every frame, over every
 /// frame time and every quarter frame between frames, the larger of nlerp_or_slerp playback
 /// (the library's sampler) and exact slerp (Roblox, glTF viewers): the check reduce_keys()

@@ -63,6 +63,7 @@ struct AnimationContext {
   std::vector<float> source_coverage;
   RetargetContext retarget;
   ClipCursor cursor;  // playback cursor for clip_binding; left empty, sampling searches every key
+  CompressedClipCursor compressed_cursor;  // for binding.compressed; left empty, each sample decodes its headers
   std::vector<Transform> world;  // rig-space placements for the planted feet (binding.plant)
 };
 
