@@ -231,28 +231,6 @@ inline void accumulate(Sums& s, const Q4& q, const P4& p, __m128 sg, __m128 e, _
   s.count = _mm_sub_epi32(s.count, _mm_castps_si128(active));  // an active lane is -1
 }
 
-// A job whose layers have no per-joint weights: each layer contributes to every joint or to none,
-// so the reference is one layer for every lane and no lane is ever fresh (uniform_case below).
-template <class Layer>
-inline void add_uniform_layers(std::span<const Layer> layers, size_t j0, size_t count, Sums& s) {
-  const __m128 zero = _mm_setzero_ps(), sign = sign_bits();
-  bool first = true;
-  for (const Layer& l : layers) {
-    if (!(l.weight > 0.0f && l.weight <= kMaxWeight)) continue;
-    const __m128 e = _mm_set1_ps(l.weight);
-    Q4 q;
-    P4 p;
-    load_block(l.pose, j0, count, q, p);
-    if (first) {
-      s.ref = q;
-      first = false;
-      accumulate(s, q, p, e, e, zero);
-      continue;
-    }
-    accumulate(s, q, p, _mm_xor_ps(e, _mm_and_ps(_mm_cmplt_ps(dot(s.ref, q), zero), sign)), e, zero);
-  }
-}
-
 // Every lane's weight and sign is applied by masks, never by a branch per joint; a layer that
 // contributes to no joint of the block is skipped whole (a mask's other blocks). The sums of a
 // lane start at +0 (0 + e q: a -0 component becomes +0, docs/animator.md).
@@ -347,18 +325,14 @@ inline __m128 rest_share(const Job& job, const Sums& s, size_t j0, size_t count)
 // kFull: four joints (else the last block's tail_count); kExact: BlendNormalize::kExact;
 // kIdentityRest: no rest pose (identities). One instantiation per case keeps the branches and
 // the registers they hold out of the block.
-template <bool kFull, bool exact, bool kIdentityRest, bool kUniform, class Job>
+template <bool kFull, bool exact, bool kIdentityRest, class Job>
 void blend_block(const Job& job, size_t j0, size_t tail_count) {
   const size_t count = kFull ? 4 : tail_count;
   Sums s;
-  if constexpr (kUniform)
-    add_uniform_layers(job.layers, j0, count, s);
-  else
-    add_layers<kFull>(job.layers, j0, count, s);
+  add_layers<kFull>(job.layers, j0, count, s);
   const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), sign = sign_bits();
   const __m128 r = rest_share(job, s, j0, count);
-  // Lanes with a contribution (in a uniform job, every lane: see uniform_case).
-  const int have = kUniform ? 0xF : _mm_movemask_ps(_mm_cmpgt_ps(s.wsum, zero));
+  const int have = _mm_movemask_ps(_mm_cmpgt_ps(s.wsum, zero));  // lanes with a contribution
   // The rest pose, sign-aligned to the reference (to itself where nothing contributes), added
   // with weight r. The identity (no rest pose) adds r to w only: dot(ref, identity) has the sign
   // of ref.w, and the +-0 it would add to x, y, z and the position changes no sum (a sum
@@ -400,9 +374,8 @@ void blend_block(const Job& job, size_t j0, size_t tail_count) {
     cov = _mm_and_ps(any, cov);
   }
   // Rule BL4: one contribution of weight exactly 1 -> that layer's transform (patched below).
-  const int copy = kUniform ? 0
-                            : _mm_movemask_ps(_mm_and_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(s.count, _mm_set1_epi32(1))),
-                                                         _mm_cmpeq_ps(s.wsum, one)));
+  const int copy = _mm_movemask_ps(
+      _mm_and_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(s.count, _mm_set1_epi32(1))), _mm_cmpeq_ps(s.wsum, one)));
   store_block(q, p, job.output, j0, count);
   if (copy != 0) {
     for (size_t k = 0; k < count; ++k)
@@ -426,23 +399,6 @@ void blend_block(const Job& job, size_t j0, size_t tail_count) {
   }
 }
 
-// True when no layer has per-joint weights, at least one contributes, and it is not the lone
-// contribution of weight exactly 1 (rule BL4's copy): then every lane of every block has the same
-// contributions, the same reference layer, and no copy.
-template <class Job>
-bool uniform_case(const Job& job) {
-  size_t contributing = 0;
-  float weight = 0.0f;
-  for (const auto& l : job.layers) {
-    if (!l.joint_weights.empty()) return false;
-    if (l.weight > 0.0f && l.weight <= kMaxWeight) {
-      ++contributing;
-      weight = l.weight;
-    }
-  }
-  return contributing > 1 || (contributing == 1 && weight != 1.0f);
-}
-
 template <class Job>
 void blend_all(const Job& job) {
   const size_t n = joints_of(job);
@@ -452,12 +408,8 @@ void blend_all(const Job& job) {
     if (full < n) block(std::false_type{}, full);
   };
   const bool exact = job.normalize == BlendNormalize::kExact, identity_rest = job.rest_pose.empty();
-  const bool uniform = uniform_case(job);
   const auto with = [&](auto kExact, auto kIdentityRest) {
-    if (uniform)
-      run([&](auto kFull, size_t j0) { blend_block<kFull, kExact, kIdentityRest, true>(job, j0, n - j0); });
-    else
-      run([&](auto kFull, size_t j0) { blend_block<kFull, kExact, kIdentityRest, false>(job, j0, n - j0); });
+    run([&](auto kFull, size_t j0) { blend_block<kFull, kExact, kIdentityRest>(job, j0, n - j0); });
   };
   if (exact)
     identity_rest ? with(std::true_type{}, std::true_type{}) : with(std::true_type{}, std::false_type{});
