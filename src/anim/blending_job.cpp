@@ -208,7 +208,8 @@ struct Sums {
   P4 p{_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
   Q4 ref{_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
   __m128 wsum = _mm_setzero_ps();
-  __m128i count = _mm_setzero_si128();
+  int have = 0;   // lanes with a contribution (bit k: lane k; scalar: the vector registers are all taken)
+  int multi = 0;  // lanes with more than one
 };
 
 // The layer's effective weights for the block, 0 where it does not contribute (rule BL3), and
@@ -219,7 +220,7 @@ inline __m128 effective(std::span<const float> joint_weights, float w, size_t j0
   return _mm_and_ps(e_raw, active);
 }
 
-inline void accumulate(Sums& s, const Q4& q, const P4& p, __m128 sg, __m128 e, __m128 active) {
+inline void accumulate(Sums& s, const Q4& q, const P4& p, __m128 sg, __m128 e, int mask) {
   s.q.x = _mm_add_ps(s.q.x, _mm_mul_ps(sg, q.x));
   s.q.y = _mm_add_ps(s.q.y, _mm_mul_ps(sg, q.y));
   s.q.z = _mm_add_ps(s.q.z, _mm_mul_ps(sg, q.z));
@@ -228,7 +229,8 @@ inline void accumulate(Sums& s, const Q4& q, const P4& p, __m128 sg, __m128 e, _
   s.p.y = _mm_add_ps(s.p.y, _mm_mul_ps(e, p.y));
   s.p.z = _mm_add_ps(s.p.z, _mm_mul_ps(e, p.z));
   s.wsum = _mm_add_ps(s.wsum, e);
-  s.count = _mm_sub_epi32(s.count, _mm_castps_si128(active));  // an active lane is -1
+  s.multi |= mask & s.have;
+  s.have |= mask;
 }
 
 // Every lane's weight and sign is applied by masks, never by a branch per joint; a layer that
@@ -238,32 +240,23 @@ template <bool kFull, class Layer>
 inline void add_layers(std::span<const Layer> layers, size_t j0, size_t tail_count, Sums& s) {
   const size_t count = kFull ? 4 : tail_count;
   const __m128 zero = _mm_setzero_ps(), sign = sign_bits();
-  size_t i = 0;
-  // The block's first contributing layer is the sign reference of every lane: where it does not
-  // contribute, the lane's first contribution replaces it below. dot(q, q) >= 0: no sign to find.
-  for (; i < layers.size(); ++i) {
+  for (size_t i = 0; i < layers.size(); ++i) {
     __m128 active;
     const __m128 e = effective(layers[i].joint_weights, layers[i].weight, j0, count, active);
-    if (_mm_movemask_ps(active) == 0) continue;
+    const int mask = _mm_movemask_ps(active);
+    if (mask == 0) continue;
     Q4 q;
     P4 p;
     load_block(layers[i].pose, j0, count, q, p);
-    s.ref = q;
-    accumulate(s, q, p, e, e, active);
-    ++i;
-    break;
-  }
-  for (; i < layers.size(); ++i) {
-    __m128 active;
-    const __m128 e = effective(layers[i].joint_weights, layers[i].weight, j0, count, active);
-    if (_mm_movemask_ps(active) == 0) continue;
-    Q4 q;
-    P4 p;
-    load_block(layers[i].pose, j0, count, q, p);
-    const __m128 fresh = _mm_andnot_ps(_mm_cmpgt_ps(s.wsum, zero), active);  // a lane's first contribution
-    if (_mm_movemask_ps(fresh) != 0) s.ref = select(fresh, q, s.ref);
-    const __m128 sg = _mm_xor_ps(e, _mm_and_ps(_mm_cmplt_ps(dot(s.ref, q), zero), sign));
-    accumulate(s, q, p, sg, e, active);
+    __m128 sg = e;
+    if (s.have == 0) {  // the block's first contributing layer: the reference of every lane
+      s.ref = q;        // (where it does not contribute, the lane's first contribution replaces it)
+    } else {
+      if ((mask & ~s.have) != 0)  // a lane's first contribution: its sign reference
+        s.ref = select(_mm_andnot_ps(_mm_cmpgt_ps(s.wsum, zero), active), q, s.ref);
+      sg = _mm_xor_ps(e, _mm_and_ps(_mm_cmplt_ps(dot(s.ref, q), zero), sign));  // dot(q, q) >= 0: no flip
+    }
+    accumulate(s, q, p, sg, e, mask);
   }
 }
 
@@ -332,7 +325,7 @@ void blend_block(const Job& job, size_t j0, size_t tail_count) {
   add_layers<kFull>(job.layers, j0, count, s);
   const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), sign = sign_bits();
   const __m128 r = rest_share(job, s, j0, count);
-  const int have = _mm_movemask_ps(_mm_cmpgt_ps(s.wsum, zero));  // lanes with a contribution
+  const int have = s.have;
   // The rest pose, sign-aligned to the reference (to itself where nothing contributes), added
   // with weight r. The identity (no rest pose) adds r to w only: dot(ref, identity) has the sign
   // of ref.w, and the +-0 it would add to x, y, z and the position changes no sum (a sum
@@ -374,8 +367,7 @@ void blend_block(const Job& job, size_t j0, size_t tail_count) {
     cov = _mm_and_ps(any, cov);
   }
   // Rule BL4: one contribution of weight exactly 1 -> that layer's transform (patched below).
-  const int copy = _mm_movemask_ps(
-      _mm_and_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(s.count, _mm_set1_epi32(1))), _mm_cmpeq_ps(s.wsum, one)));
+  const int copy = s.have & ~s.multi & _mm_movemask_ps(_mm_cmpeq_ps(s.wsum, one));
   store_block(q, p, job.output, j0, count);
   if (copy != 0) {
     for (size_t k = 0; k < count; ++k)
