@@ -1,4 +1,4 @@
-// The blending job (rules BL1-BL4): four joints per block in SSE2 registers (structure of
+// The blending job (rules BL1-BL5): four joints per block in SSE2 registers (structure of
 // arrays), one pass over the layers per block, the additive layers applied before the block is
 // stored; the scalar path below (ASTERUNE_SCALAR_KERNELS, targets without SSE2) computes the
 // same formula one joint at a time. Both run one template over either layout (rule BL5): the

@@ -1,4 +1,4 @@
-// Pose blending job (rules BL1-BL4): weighted layers of local poses, per-joint weights, additive
+// Pose blending job (rules BL1-BL5): weighted layers of local poses, per-joint weights, additive
 // layers and a rest (bind) fallback pose in; one local pose and its per-joint coverage out. A
 // pure function over caller-owned spans, in the style of the solvers: nothing allocated,
 // nothing thrown, no state, the same bits on every thread. The animator's Roblox composition
