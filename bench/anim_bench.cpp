@@ -7,6 +7,8 @@
 // BM_Blend60x2, BM_Blend60x4: the blending job alone (blend_poses, kFast, the graph's blend) on a
 // 60-joint pose of random local transforms, 2 and 4 layers of weight 1/layers each, no per-joint
 // weights (ozz's BlendingJob case). Counter ns_per_joint_layer: nanoseconds per joint per layer.
+// BM_BlendSoa60x2, BM_BlendSoa60x4: the same poses and weights with the poses four joints wide
+// (SoaTransform in and out, rule BL5), as ozz's job reads and writes them: the like-for-like case.
 #include <benchmark/benchmark.h>
 
 #include <array>
@@ -120,8 +122,25 @@ struct BlendFixture {
       poses.push_back(std::move(pose));
     }
     for (const auto& p : poses) layers.push_back(BlendLayer{p, 1.0f / static_cast<float>(layer_count), {}});
+    for (const auto& p : poses) {
+      std::vector<SoaTransform> blocks(soa_block_count(kJoints));
+      to_soa(p, blocks);
+      soa_poses.push_back(std::move(blocks));
+    }
+    for (const auto& p : soa_poses) soa_layers.push_back(SoaBlendLayer{p, 1.0f / static_cast<float>(layer_count), {}});
   }
+  std::vector<std::vector<SoaTransform>> soa_poses;
+  std::vector<SoaBlendLayer> soa_layers;
+  std::vector<SoaTransform> soa_out = std::vector<SoaTransform>(soa_block_count(kJoints));
 };
+
+void blend_counters(benchmark::State& state, int layer_count) {
+  const double units = static_cast<double>(BlendFixture::kJoints) * layer_count;
+  state.counters["joints"] = static_cast<double>(BlendFixture::kJoints);
+  state.counters["layers"] = layer_count;
+  state.counters["ns_per_joint_layer"] =
+      benchmark::Counter(1e-9 * units, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
 
 void run_blend(benchmark::State& state, int layer_count) {
   BlendFixture f(layer_count);
@@ -134,17 +153,32 @@ void run_blend(benchmark::State& state, int layer_count) {
     benchmark::DoNotOptimize(f.out.data());
     benchmark::ClobberMemory();
   }
-  const double units = static_cast<double>(BlendFixture::kJoints) * layer_count;
-  state.counters["joints"] = static_cast<double>(BlendFixture::kJoints);
-  state.counters["layers"] = layer_count;
-  state.counters["ns_per_joint_layer"] =
-      benchmark::Counter(1e-9 * units, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  blend_counters(state, layer_count);
+}
+
+void run_blend_soa(benchmark::State& state, int layer_count) {
+  BlendFixture f(layer_count);
+  SoaBlendingJob job;
+  job.joint_count = BlendFixture::kJoints;
+  job.layers = f.soa_layers;
+  job.output = f.soa_out;
+  job.coverage = f.coverage;
+  for (auto _ : state) {
+    if (!blend_poses(job)) state.SkipWithError("blend failed");
+    benchmark::DoNotOptimize(f.soa_out.data());
+    benchmark::ClobberMemory();
+  }
+  blend_counters(state, layer_count);
 }
 
 void BM_Blend60x2(benchmark::State& state) { run_blend(state, 2); }
 BENCHMARK(BM_Blend60x2);
 void BM_Blend60x4(benchmark::State& state) { run_blend(state, 4); }
 BENCHMARK(BM_Blend60x4);
+void BM_BlendSoa60x2(benchmark::State& state) { run_blend_soa(state, 2); }
+BENCHMARK(BM_BlendSoa60x2);
+void BM_BlendSoa60x4(benchmark::State& state) { run_blend_soa(state, 4); }
+BENCHMARK(BM_BlendSoa60x4);
 
 }  // namespace
 

@@ -1,7 +1,8 @@
-// The blending job (rules BL1-BL4): four joints per block in SSE2 registers (structure of
+// The blending job (rules BL1-BL5): four joints per block in SSE2 registers (structure of
 // arrays), one pass over the layers per block, the additive layers applied before the block is
 // stored; the scalar path below (ASTERUNE_SCALAR_KERNELS, targets without SSE2) computes the
-// same formula one joint at a time.
+// same formula one joint at a time. Both run one template over either layout (rule BL5): the
+// per-joint Transform spans (loaded by transposing) or SoaTransform blocks (loaded as they are).
 #include "asterune/anim/blending_job.hpp"
 
 #include <algorithm>
@@ -23,14 +24,45 @@ constexpr float kMaxWeight = 1e15f;
 // Below this squared length a blended rotation has no direction: the sign reference is kept.
 constexpr float kMinLength2 = 1e-20f;
 
-bool sizes_ok(const BlendingJob& job) {
-  const size_t n = job.output.size();
-  const auto fits = [n](size_t size) { return size == 0 || size == n; };
-  for (const BlendLayer& l : job.layers)
-    if (l.pose.size() != n || !fits(l.joint_weights.size())) return false;
-  for (const AdditiveLayer& l : job.additive)
-    if (l.delta.size() != n || !fits(l.joint_weights.size())) return false;
-  return fits(job.rest_pose.size()) && fits(job.rest_weights.size()) && fits(job.coverage.size());
+size_t joints_of(const BlendingJob& job) { return job.output.size(); }
+size_t joints_of(const SoaBlendingJob& job) { return job.joint_count; }
+// Entries of a pose span: joints, or blocks of four.
+size_t pose_size(const BlendingJob& job) { return job.output.size(); }
+size_t pose_size(const SoaBlendingJob& job) { return soa_block_count(job.joint_count); }
+
+template <class Job>
+bool sizes_ok(const Job& job) {
+  const size_t n = joints_of(job), m = pose_size(job);
+  const auto fits = [](size_t size, size_t want) { return size == 0 || size == want; };
+  if (job.output.size() != m) return false;
+  for (const auto& l : job.layers)
+    if (l.pose.size() != m || !fits(l.joint_weights.size(), n)) return false;
+  for (const auto& l : job.additive)
+    if (l.delta.size() != m || !fits(l.joint_weights.size(), n)) return false;
+  return fits(job.rest_pose.size(), m) && fits(job.rest_weights.size(), n) && fits(job.coverage.size(), n);
+}
+
+// One joint of either layout, for the scalar path and the rule-BL4 copies.
+Transform get(std::span<const Transform> s, size_t j) { return s[j]; }
+Transform get(std::span<const SoaTransform> s, size_t j) {
+  const SoaTransform& b = s[j / 4];
+  const size_t k = j % 4;
+  Transform t;
+  t.rotation = glm::quat(b.qw[k], b.qx[k], b.qy[k], b.qz[k]);
+  t.position = glm::vec3(b.px[k], b.py[k], b.pz[k]);
+  return t;
+}
+void put(std::span<Transform> s, size_t j, const Transform& t) { s[j] = t; }
+void put(std::span<SoaTransform> s, size_t j, const Transform& t) {
+  SoaTransform& b = s[j / 4];
+  const size_t k = j % 4;
+  b.qx[k] = t.rotation.x;
+  b.qy[k] = t.rotation.y;
+  b.qz[k] = t.rotation.z;
+  b.qw[k] = t.rotation.w;
+  b.px[k] = t.position.x;
+  b.py[k] = t.position.y;
+  b.pz[k] = t.position.z;
 }
 
 }  // namespace
@@ -104,6 +136,30 @@ inline void store4(const Q4& q, const P4& p, Transform* t, size_t count) {
   _mm_storeu_ps(&t[3].rotation.w, h);
 }
 
+// A block of either layout into registers and back (rule BL5). A SoaTransform block is already
+// four joints wide: aligned loads and stores, all four lanes (padding included).
+inline void load_block(std::span<const Transform> s, size_t j0, size_t count, Q4& q, P4& p) {
+  load4(s.data() + j0, count, q, p);
+}
+inline void load_block(std::span<const SoaTransform> s, size_t j0, size_t, Q4& q, P4& p) {
+  const SoaTransform& b = s[j0 / 4];
+  q = {_mm_load_ps(b.qx), _mm_load_ps(b.qy), _mm_load_ps(b.qz), _mm_load_ps(b.qw)};
+  p = {_mm_load_ps(b.px), _mm_load_ps(b.py), _mm_load_ps(b.pz)};
+}
+inline void store_block(const Q4& q, const P4& p, std::span<Transform> s, size_t j0, size_t count) {
+  store4(q, p, s.data() + j0, count);
+}
+inline void store_block(const Q4& q, const P4& p, std::span<SoaTransform> s, size_t j0, size_t) {
+  SoaTransform& b = s[j0 / 4];
+  _mm_store_ps(b.qx, q.x);
+  _mm_store_ps(b.qy, q.y);
+  _mm_store_ps(b.qz, q.z);
+  _mm_store_ps(b.qw, q.w);
+  _mm_store_ps(b.px, p.x);
+  _mm_store_ps(b.py, p.y);
+  _mm_store_ps(b.pz, p.z);
+}
+
 // glm's quaternion dot, lane by lane: (w w' + x x') + (y y' + z z').
 inline __m128 dot(const Q4& a, const Q4& b) {
   return _mm_add_ps(_mm_add_ps(_mm_mul_ps(a.w, b.w), _mm_mul_ps(a.x, b.x)),
@@ -146,63 +202,77 @@ inline __m128 weights_of(std::span<const float> s, float w, size_t j0, size_t co
 }
 
 // The weighted layers of one block (rule BL1): the sums, the sign reference (the first
-// contribution's rotation), the summed weight, which lanes have one and which more than one
-// contribution; `first` receives each lane's first contributing layer. (Kept apart from the
-// sums: an indexed array in the struct kept the whole struct, sums too, in memory.)
+// contribution's rotation), the summed weight and the number of contributions per lane.
 struct Sums {
   Q4 q{_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
   P4 p{_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
   Q4 ref{_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()};
   __m128 wsum = _mm_setzero_ps();
-  int have = 0;   // lanes with a contribution (bit k: lane k)
+  int have = 0;   // lanes with a contribution (bit k: lane k; scalar: the vector registers are all taken)
   int multi = 0;  // lanes with more than one
 };
 
-template <bool kFull>
-inline void add_layers(std::span<const BlendLayer> layers, size_t j0, size_t tail_count, Sums& s, int* first) {
+// The layer's effective weights for the block, 0 where it does not contribute (rule BL3), and
+// the lanes where it does.
+inline __m128 effective(std::span<const float> joint_weights, float w, size_t j0, size_t count, __m128& active) {
+  const __m128 e_raw = weights_of(joint_weights, w, j0, count);
+  active = _mm_and_ps(_mm_cmpgt_ps(e_raw, _mm_setzero_ps()), _mm_cmple_ps(e_raw, _mm_set1_ps(kMaxWeight)));
+  return _mm_and_ps(e_raw, active);
+}
+
+inline void accumulate(Sums& s, const Q4& q, const P4& p, __m128 sg, __m128 e, int mask) {
+  s.q.x = _mm_add_ps(s.q.x, _mm_mul_ps(sg, q.x));
+  s.q.y = _mm_add_ps(s.q.y, _mm_mul_ps(sg, q.y));
+  s.q.z = _mm_add_ps(s.q.z, _mm_mul_ps(sg, q.z));
+  s.q.w = _mm_add_ps(s.q.w, _mm_mul_ps(sg, q.w));
+  s.p.x = _mm_add_ps(s.p.x, _mm_mul_ps(e, p.x));
+  s.p.y = _mm_add_ps(s.p.y, _mm_mul_ps(e, p.y));
+  s.p.z = _mm_add_ps(s.p.z, _mm_mul_ps(e, p.z));
+  s.wsum = _mm_add_ps(s.wsum, e);
+  s.multi |= mask & s.have;
+  s.have |= mask;
+}
+
+// Every lane's weight and sign is applied by masks, never by a branch per joint; a layer that
+// contributes to no joint of the block is skipped whole (a mask's other blocks). The sums of a
+// lane start at +0 (0 + e q: a -0 component becomes +0, docs/animator.md).
+template <bool kFull, class Layer>
+inline void add_layers(std::span<const Layer> layers, size_t j0, size_t tail_count, Sums& s) {
   const size_t count = kFull ? 4 : tail_count;
-  const __m128 zero = _mm_setzero_ps(), max_w = _mm_set1_ps(kMaxWeight), sign = sign_bits();
+  const __m128 zero = _mm_setzero_ps(), sign = sign_bits();
   for (size_t i = 0; i < layers.size(); ++i) {
-    const BlendLayer& l = layers[i];
-    const __m128 e_raw = weights_of(l.joint_weights, l.weight, j0, count);
-    const __m128 active = _mm_and_ps(_mm_cmpgt_ps(e_raw, zero), _mm_cmple_ps(e_raw, max_w));
+    __m128 active;
+    const __m128 e = effective(layers[i].joint_weights, layers[i].weight, j0, count, active);
     const int mask = _mm_movemask_ps(active);
     if (mask == 0) continue;
     Q4 q;
     P4 p;
-    load4(l.pose.data() + j0, count, q, p);
-    // Lanes without a contribution yet take this one as their sign reference (dot(q, q) >= 0,
-    // so their first sum is 0 + e q: a -0 component becomes +0, docs/animator.md).
-    const int fresh = mask & ~s.have;
-    const __m128 e = mask == 0xF ? e_raw : _mm_and_ps(e_raw, active);  // +0 where it does not contribute
+    load_block(layers[i].pose, j0, count, q, p);
     __m128 sg = e;
-    if (fresh == 0xF) {  // the first layer of a block, usually: no sign to find
-      s.ref = q;
-      for (int k = 0; k < 4; ++k) first[k] = static_cast<int>(i);
+    if (s.have == 0) {  // the block's first contributing layer: the reference of every lane
+      s.ref = q;        // (where it does not contribute, the lane's first contribution replaces it)
     } else {
-      if (fresh != 0) {
+      if ((mask & ~s.have) != 0)  // a lane's first contribution: its sign reference
         s.ref = select(_mm_andnot_ps(_mm_cmpgt_ps(s.wsum, zero), active), q, s.ref);
-        for (int k = 0; k < 4; ++k)
-          if (fresh & (1 << k)) first[k] = static_cast<int>(i);
-      }
-      sg = _mm_xor_ps(e, _mm_and_ps(_mm_cmplt_ps(dot(s.ref, q), zero), sign));
+      sg = _mm_xor_ps(e, _mm_and_ps(_mm_cmplt_ps(dot(s.ref, q), zero), sign));  // dot(q, q) >= 0: no flip
     }
-    s.multi |= mask & s.have;
-    s.have |= mask;
-    s.q.x = _mm_add_ps(s.q.x, _mm_mul_ps(sg, q.x));
-    s.q.y = _mm_add_ps(s.q.y, _mm_mul_ps(sg, q.y));
-    s.q.z = _mm_add_ps(s.q.z, _mm_mul_ps(sg, q.z));
-    s.q.w = _mm_add_ps(s.q.w, _mm_mul_ps(sg, q.w));
-    s.p.x = _mm_add_ps(s.p.x, _mm_mul_ps(e, p.x));
-    s.p.y = _mm_add_ps(s.p.y, _mm_mul_ps(e, p.y));
-    s.p.z = _mm_add_ps(s.p.z, _mm_mul_ps(e, p.z));
-    s.wsum = _mm_add_ps(s.wsum, e);
+    accumulate(s, q, p, sg, e, mask);
   }
 }
 
+// The first layer that contributes to joint j (rule BL4's copy: taken only for such joints).
+template <class Layer>
+size_t first_contributor(std::span<const Layer> layers, size_t j) {
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const float e = layers[i].joint_weights.empty() ? layers[i].weight : layers[i].weight * layers[i].joint_weights[j];
+    if (e > 0.0f && e <= kMaxWeight) return i;
+  }
+  return 0;
+}
+
 // One additive layer on a block (rule BL2, AN6's formula in its order of operations).
-template <bool kFull, bool exact>
-inline void add_additive(const AdditiveLayer& l, size_t j0, size_t tail_count, Q4& out_q, P4& out_p) {
+template <bool kFull, bool exact, class Additive>
+inline void add_additive(const Additive& l, size_t j0, size_t tail_count, Q4& out_q, P4& out_p) {
   const size_t count = kFull ? 4 : tail_count;
   const __m128 zero = _mm_setzero_ps(), sign = sign_bits();
   const __m128 a = weights_of(l.joint_weights, l.weight, j0, count);
@@ -211,7 +281,7 @@ inline void add_additive(const AdditiveLayer& l, size_t j0, size_t tail_count, Q
   if (_mm_movemask_ps(active) == 0) return;
   Q4 d;
   P4 pd;
-  load4(l.delta.data() + j0, count, d, pd);
+  load_block(l.delta, j0, count, d, pd);
   const __m128 conj = _mm_and_ps(a, sign);  // a < 0: the conjugate delta
   d.x = _mm_xor_ps(d.x, conj);
   d.y = _mm_xor_ps(d.y, conj);
@@ -236,7 +306,8 @@ inline void add_additive(const AdditiveLayer& l, size_t j0, size_t tail_count, Q
 }
 
 // The rest share r per lane: the caller's (a bad one counts as 0), or max(0, 1 - W).
-inline __m128 rest_share(const BlendingJob& job, const Sums& s, size_t j0, size_t count) {
+template <class Job>
+inline __m128 rest_share(const Job& job, const Sums& s, size_t j0, size_t count) {
   const __m128 zero = _mm_setzero_ps();
   if (job.rest_weights.empty()) return _mm_max_ps(_mm_sub_ps(_mm_set1_ps(1.0f), s.wsum), zero);
   const __m128 r = weights_of(job.rest_weights, 1.0f, j0, count);
@@ -247,14 +318,14 @@ inline __m128 rest_share(const BlendingJob& job, const Sums& s, size_t j0, size_
 // kFull: four joints (else the last block's tail_count); kExact: BlendNormalize::kExact;
 // kIdentityRest: no rest pose (identities). One instantiation per case keeps the branches and
 // the registers they hold out of the block.
-template <bool kFull, bool exact, bool kIdentityRest>
-void blend_block(const BlendingJob& job, size_t j0, size_t tail_count) {
+template <bool kFull, bool exact, bool kIdentityRest, class Job>
+void blend_block(const Job& job, size_t j0, size_t tail_count) {
   const size_t count = kFull ? 4 : tail_count;
   Sums s;
-  int first[4] = {0, 0, 0, 0};
-  add_layers<kFull>(job.layers, j0, count, s, first);
+  add_layers<kFull>(job.layers, j0, count, s);
   const __m128 zero = _mm_setzero_ps(), one = _mm_set1_ps(1.0f), sign = sign_bits();
   const __m128 r = rest_share(job, s, j0, count);
+  const int have = s.have;
   // The rest pose, sign-aligned to the reference (to itself where nothing contributes), added
   // with weight r. The identity (no rest pose) adds r to w only: dot(ref, identity) has the sign
   // of ref.w, and the +-0 it would add to x, y, z and the position changes no sum (a sum
@@ -266,8 +337,8 @@ void blend_block(const BlendingJob& job, size_t j0, size_t tail_count) {
   if (kIdentityRest) {
     q.w = _mm_add_ps(q.w, _mm_xor_ps(r, _mm_and_ps(_mm_cmplt_ps(s.ref.w, zero), sign)));
   } else {
-    load4(job.rest_pose.data() + j0, count, rq, rp);
-    const Q4 ref = s.have == 0xF ? s.ref : select(_mm_cmpgt_ps(s.wsum, zero), s.ref, rq);
+    load_block(job.rest_pose, j0, count, rq, rp);
+    const Q4 ref = have == 0xF ? s.ref : select(_mm_cmpgt_ps(s.wsum, zero), s.ref, rq);
     const __m128 sr = _mm_xor_ps(r, _mm_and_ps(_mm_cmplt_ps(dot(ref, rq), zero), sign));
     q = {_mm_add_ps(q.x, _mm_mul_ps(sr, rq.x)), _mm_add_ps(q.y, _mm_mul_ps(sr, rq.y)),
          _mm_add_ps(q.z, _mm_mul_ps(sr, rq.z)), _mm_add_ps(q.w, _mm_mul_ps(sr, rq.w))};
@@ -289,28 +360,26 @@ void blend_block(const BlendingJob& job, size_t j0, size_t tail_count) {
   if (_mm_movemask_ps(long_enough) != 0xF) q = select(long_enough, q, s.ref);
   // Rule BL4: nothing contributes -> the rest pose, coverage 0; coverage 1 - r elsewhere.
   __m128 cov = _mm_sub_ps(one, r);
-  if (s.have != 0xF) {
-    const __m128 have = _mm_cmpgt_ps(s.wsum, zero);
-    q = select(have, q, rq);
-    p = select(have, p, rp);
-    cov = _mm_and_ps(have, cov);
+  if (have != 0xF) {
+    const __m128 any = _mm_cmpgt_ps(s.wsum, zero);
+    q = select(any, q, rq);
+    p = select(any, p, rp);
+    cov = _mm_and_ps(any, cov);
   }
   // Rule BL4: one contribution of weight exactly 1 -> that layer's transform (patched below).
   const int copy = s.have & ~s.multi & _mm_movemask_ps(_mm_cmpeq_ps(s.wsum, one));
-  Transform* out = job.output.data() + j0;
-  Transform* dst = out;
-  store4(q, p, dst, count);
+  store_block(q, p, job.output, j0, count);
   if (copy != 0) {
     for (size_t k = 0; k < count; ++k)
-      if (copy & (1 << k)) dst[k] = job.layers[static_cast<size_t>(first[k])].pose[j0 + k];
+      if (copy & (1 << k)) put(job.output, j0 + k, get(job.layers[first_contributor(job.layers, j0 + k)].pose, j0 + k));
     cov = select(
         _mm_castsi128_ps(_mm_set_epi32(copy & 8 ? -1 : 0, copy & 4 ? -1 : 0, copy & 2 ? -1 : 0, copy & 1 ? -1 : 0)),
         one, cov);
   }
   if (!job.additive.empty()) {  // on the copied transforms too
-    if (copy != 0) load4(dst, count, q, p);
-    for (const AdditiveLayer& l : job.additive) add_additive<kFull, exact>(l, j0, count, q, p);
-    store4(q, p, dst, count);
+    if (copy != 0) load_block(job.output, j0, count, q, p);
+    for (const auto& l : job.additive) add_additive<kFull, exact>(l, j0, count, q, p);
+    store_block(q, p, job.output, j0, count);
   }
   if (job.coverage.empty()) return;
   if (count == 4) {
@@ -322,12 +391,9 @@ void blend_block(const BlendingJob& job, size_t j0, size_t tail_count) {
   }
 }
 
-}  // namespace
-
-bool blend_poses(const BlendingJob& job) {
-  ASTERUNE_EXPECT_OR_RETURN(
-      sizes_ok(job), "every span of the blending job holds output.size() entries (or is an empty optional)", false);
-  const size_t n = job.output.size();
+template <class Job>
+void blend_all(const Job& job) {
+  const size_t n = joints_of(job);
   const size_t full = n / 4 * 4;
   const auto run = [&](auto block) {
     for (size_t j0 = 0; j0 < full; j0 += 4) block(std::true_type{}, j0);
@@ -341,8 +407,9 @@ bool blend_poses(const BlendingJob& job) {
     identity_rest ? with(std::true_type{}, std::true_type{}) : with(std::true_type{}, std::false_type{});
   else
     identity_rest ? with(std::false_type{}, std::true_type{}) : with(std::false_type{}, std::false_type{});
-  return true;
 }
+
+}  // namespace
 
 #else  // the scalar path: one joint at a time, the same formula (kFast normalises exactly)
 
@@ -350,18 +417,19 @@ namespace {
 
 float weight_at(std::span<const float> s, float w, size_t j) { return s.empty() ? w : w * s[j]; }
 
-void blend_joint(const BlendingJob& job, size_t j) {
-  const Transform rest = job.rest_pose.empty() ? Transform::identity() : job.rest_pose[j];
+template <class Job>
+void blend_joint(const Job& job, size_t j) {
+  const Transform rest = job.rest_pose.empty() ? Transform::identity() : get(job.rest_pose, j);
   glm::quat acc(0.0f, 0.0f, 0.0f, 0.0f), ref = rest.rotation;
   glm::vec3 pos(0.0f);
   float wsum = 0.0f;
   int count = 0;
   size_t first = 0;
   for (size_t i = 0; i < job.layers.size(); ++i) {
-    const BlendLayer& l = job.layers[i];
+    const auto& l = job.layers[i];
     const float e = weight_at(l.joint_weights, l.weight, j);
     if (!(e > 0.0f && e <= kMaxWeight)) continue;
-    const Transform& x = l.pose[j];
+    const Transform x = get(l.pose, j);
     if (count++ == 0) {
       ref = x.rotation;
       first = i;
@@ -375,7 +443,7 @@ void blend_joint(const BlendingJob& job, size_t j) {
   Transform out = rest;
   float cov = 0.0f;
   if (count == 1 && wsum == 1.0f) {
-    out = job.layers[first].pose[j];
+    out = get(job.layers[first].pose, j);
     cov = 1.0f;
   } else if (count > 0) {
     float r;
@@ -395,31 +463,58 @@ void blend_joint(const BlendingJob& job, size_t j) {
     out.position = p;
     cov = 1.0f - r;
   }
-  for (const AdditiveLayer& l : job.additive) {
+  for (const auto& l : job.additive) {
     const float a = weight_at(l.joint_weights, l.weight, j);
     if (a == 0.0f || !(std::fabs(a) <= kMaxWeight)) continue;
-    glm::quat d = l.delta[j].rotation;
+    const Transform delta = get(l.delta, j);
+    glm::quat d = delta.rotation;
     if (a < 0.0f) d = glm::conjugate(d);
     if (d.w < 0.0f) d = -d;
     const float b = std::fabs(a);
     const glm::quat q((1.0f - b) + b * d.w, b * d.x, b * d.y, b * d.z);
     const float len2 = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
     if (len2 > kMinLength2) out.rotation = glm::normalize((q * (1.0f / std::sqrt(len2))) * out.rotation);
-    out.position += a * l.delta[j].position;
+    out.position += a * delta.position;
   }
-  job.output[j] = out;
+  put(job.output, j, out);
   if (!job.coverage.empty()) job.coverage[j] = cov;
+}
+
+template <class Job>
+void blend_all(const Job& job) {
+  for (size_t j = 0; j < joints_of(job); ++j) blend_joint(job, j);
 }
 
 }  // namespace
 
+#endif
+
 bool blend_poses(const BlendingJob& job) {
   ASTERUNE_EXPECT_OR_RETURN(
       sizes_ok(job), "every span of the blending job holds output.size() entries (or is an empty optional)", false);
-  for (size_t j = 0; j < job.output.size(); ++j) blend_joint(job, j);
+  blend_all(job);
   return true;
 }
 
-#endif
+bool blend_poses(const SoaBlendingJob& job) {
+  ASTERUNE_EXPECT_OR_RETURN(sizes_ok(job),
+                            "every span of the four-wide blending job holds soa_block_count(joint_count) blocks "
+                            "or joint_count floats (or is an empty optional)",
+                            false);
+  blend_all(job);
+  return true;
+}
+
+bool to_soa(std::span<const Transform> pose, std::span<SoaTransform> out) {
+  ASTERUNE_EXPECT_OR_RETURN(out.size() == soa_block_count(pose.size()), "to_soa: one block per four joints", false);
+  for (size_t j = 0; j < out.size() * 4; ++j) put(out, j, j < pose.size() ? pose[j] : Transform::identity());
+  return true;
+}
+
+bool from_soa(std::span<const SoaTransform> blocks, std::span<Transform> out) {
+  ASTERUNE_EXPECT_OR_RETURN(blocks.size() == soa_block_count(out.size()), "from_soa: one block per four joints", false);
+  for (size_t j = 0; j < out.size(); ++j) out[j] = get(blocks, j);
+  return true;
+}
 
 }  // namespace asterune

@@ -152,6 +152,49 @@ struct Lcg {
   Transform transform() { return {rotation(), glm::vec3(range(-2, 2), range(-2, 2), range(-2, 2))}; }
 };
 
+// The same job with every pose four joints wide (rule BL5): the layers', deltas' and rest pose's
+// blocks built by to_soa, the output read back by from_soa.
+struct SoaRun {
+  std::vector<std::vector<SoaTransform>> blocks;
+  std::vector<SoaBlendLayer> layers;
+  std::vector<SoaAdditiveLayer> additive;
+  std::vector<SoaTransform> rest, out;
+  std::vector<Transform> output;
+  std::vector<float> coverage;
+  SoaBlendingJob job;
+};
+
+std::span<const SoaTransform> soa_of(SoaRun& run, const std::vector<Transform>& pose) {
+  std::vector<SoaTransform> b(soa_block_count(pose.size()));
+  REQUIRE(to_soa(pose, b));
+  run.blocks.push_back(std::move(b));
+  return run.blocks.back();
+}
+
+void make_soa_job(SoaRun& run, const std::vector<Layer>& layers, const std::vector<Layer>& additive,
+                  const std::vector<Transform>& rest_pose, const std::vector<float>& rest_weights, size_t n,
+                  BlendNormalize mode) {
+  run.blocks.reserve(layers.size() + additive.size() + 1);
+  for (const Layer& l : layers) run.layers.push_back(SoaBlendLayer{soa_of(run, l.pose), l.weight, l.joint_weights});
+  for (const Layer& l : additive)
+    run.additive.push_back(SoaAdditiveLayer{soa_of(run, l.pose), l.weight, l.joint_weights});
+  if (!rest_pose.empty()) {
+    const std::span<const SoaTransform> r = soa_of(run, rest_pose);
+    run.rest.assign(r.begin(), r.end());
+  }
+  run.out.assign(soa_block_count(n), SoaTransform{});
+  run.output.assign(n, Transform{});
+  run.coverage.assign(n, -1.0f);
+  run.job.joint_count = n;
+  run.job.layers = run.layers;
+  run.job.additive = run.additive;
+  run.job.rest_pose = run.rest;
+  run.job.rest_weights = rest_weights;
+  run.job.normalize = mode;
+  run.job.output = run.out;
+  run.job.coverage = run.coverage;
+}
+
 double unit_error(const glm::quat& q) {
   return std::fabs(std::sqrt(static_cast<double>(q.w) * q.w + static_cast<double>(q.x) * q.x +
                              static_cast<double>(q.y) * q.y + static_cast<double>(q.z) * q.z) -
@@ -242,11 +285,12 @@ TEST_CASE("blend: the job is the double formulation over random poses, weights, 
     const size_t n = sizes[round % 7];
     const int layer_count = round % 5;  // 0 to 4 layers
     std::vector<Layer> layers(static_cast<size_t>(layer_count)), additive(static_cast<size_t>(round % 3));
+    const bool masks = round % 4 != 3;  // every fourth round none: each layer weighs every joint alike
     for (Layer& l : layers) {
       for (size_t j = 0; j < n; ++j) l.pose.push_back(rng.transform());
       const float pick = rng.next();
       l.weight = pick < 0.15f ? 1.0f : pick < 0.25f ? 0.0f : pick < 0.3f ? -0.5f : rng.range(0.0f, 1.5f);
-      if (rng.next() < 0.6f)  // mask x coverage: zeros, ones and fractions
+      if (masks && rng.next() < 0.6f)  // mask x coverage: zeros, ones and fractions
         for (size_t j = 0; j < n; ++j) {
           const float m = rng.next();
           l.joint_weights.push_back(m < 0.2f ? 0.0f : m < 0.5f ? 1.0f : rng.next());
@@ -289,9 +333,59 @@ TEST_CASE("blend: the job is the double formulation over random poses, weights, 
         CHECK(run.coverage[j] == Approx(r.coverage).margin(1e-6));
         ++compared;
       }
+      // Four joints wide (rule BL5): the reference again, and the bits of the per-joint job.
+      SoaRun soa;
+      make_soa_job(soa, layers, additive, bind, rest, n, mode);
+      REQUIRE(blend_poses(soa.job));
+      REQUIRE(from_soa(soa.out, soa.output));
+      for (size_t j = 0; j < n; ++j) {
+        INFO("four wide, joint " << j);
+        const glm::quat& q = soa.output[j].rotation;
+        CHECK(unit_error(q) < 1e-6);
+        CHECK(q.w == Approx(want[j].q.w).margin(2e-5));
+        CHECK(q.x == Approx(want[j].q.x).margin(2e-5));
+        CHECK(soa.output[j].position.y == Approx(want[j].p.y).margin(2e-5));
+        CHECK(soa.coverage[j] == Approx(want[j].coverage).margin(1e-6));
+      }
+      CHECK(std::memcmp(soa.output.data(), run.output.data(), n * sizeof(Transform)) == 0);
+      CHECK(std::memcmp(soa.coverage.data(), run.coverage.data(), n * sizeof(float)) == 0);
     }
   }
   CHECK(compared > 2 * 300 * 10);
+}
+
+TEST_CASE("blend: to_soa and from_soa move transforms exactly, padding lanes the identity (rule BL5)",
+          "[anim][blend]") {
+  Lcg rng{5u};
+  for (size_t n : {0u, 1u, 4u, 7u}) {
+    std::vector<Transform> pose;
+    for (size_t j = 0; j < n; ++j) pose.push_back(rng.transform());
+    std::vector<SoaTransform> blocks(soa_block_count(n));
+    REQUIRE(to_soa(pose, blocks));
+    for (size_t j = 0; j < blocks.size() * 4; ++j) {
+      const SoaTransform& b = blocks[j / 4];
+      const size_t k = j % 4;
+      const Transform want = j < n ? pose[j] : Transform::identity();
+      CHECK(b.qx[k] == want.rotation.x);
+      CHECK(b.qw[k] == want.rotation.w);
+      CHECK(b.pz[k] == want.position.z);
+    }
+    std::vector<Transform> back(n);
+    REQUIRE(from_soa(blocks, back));
+    CHECK(std::memcmp(back.data(), pose.data(), n * sizeof(Transform)) == 0);
+  }
+  std::vector<Transform> pose(5);
+  std::vector<SoaTransform> one(1);
+  CHECK_FALSE(to_soa(pose, one));
+  CHECK_FALSE(from_soa(one, pose));
+  // A four-wide job whose spans disagree with joint_count is refused (rule RG4).
+  std::vector<SoaTransform> out(2);
+  const SoaBlendLayer layer{one, 1.0f, {}};
+  SoaBlendingJob job;
+  job.joint_count = 5;
+  job.layers = std::span<const SoaBlendLayer>(&layer, 1);
+  job.output = out;
+  CHECK_FALSE(blend_poses(job));
 }
 
 TEST_CASE("blend: fast normalisation keeps every rotation unit within 1e-6 (rule BL1)", "[anim][blend]") {
@@ -414,8 +508,15 @@ TEST_CASE("blend: a blend allocates nothing (rule RG1)", "[anim][blend]") {
   for (BlendNormalize mode : {BlendNormalize::kFast, BlendNormalize::kExact}) {
     Run run;
     make_job(run, layers, additive, {}, {}, n, mode);
-    AllocationScope scope;
-    REQUIRE(blend_poses(run.job));
-    CHECK(scope.count() == 0);
+    {
+      AllocationScope scope;
+      REQUIRE(blend_poses(run.job));
+      CHECK(scope.count() == 0);
+    }
+    SoaRun soa;
+    make_soa_job(soa, layers, additive, {}, {}, n, mode);
+    AllocationScope soa_scope;
+    REQUIRE(blend_poses(soa.job));
+    CHECK(soa_scope.count() == 0);
   }
 }

@@ -1,4 +1,4 @@
-// Pose blending job (rules BL1-BL4): weighted layers of local poses, per-joint weights, additive
+// Pose blending job (rules BL1-BL5): weighted layers of local poses, per-joint weights, additive
 // layers and a rest (bind) fallback pose in; one local pose and its per-joint coverage out. A
 // pure function over caller-owned spans, in the style of the solvers: nothing allocated,
 // nothing thrown, no state, the same bits on every thread. The animator's Roblox composition
@@ -10,9 +10,13 @@
 //   rest_pose  : n transforms (optional: identities), blended in where the layers' weights sum below 1
 //   --blend_poses--> output (n transforms), coverage (n, optional: 1 - rest share)
 //
-// Joints are blended four at a time (SSE2; a scalar path under ASTERUNE_SCALAR_KERNELS).
+// Joints are blended four at a time (SSE2; a scalar path under ASTERUNE_SCALAR_KERNELS). The
+// same job also takes poses four joints wide (SoaTransform, rule BL5), the layout a blend reads
+// without transposing: a caller that keeps its poses so (a graph's buffers, a sampler writing
+// four joints at a time) pays neither the transposes in nor out.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 
@@ -85,5 +89,51 @@ struct BlendingJob {
 /// a non-empty joint_weights, an additive delta, a non-empty rest_pose, rest_weights or
 /// coverage not of n entries. n = 0 is valid (nothing to do). Allocation-free, no exceptions.
 bool blend_poses(const BlendingJob& job);
+
+/// Four joints' local transforms component by component (rule BL5): lane k of block b is joint
+/// 4b + k. Lanes past a pose's last joint are padding (to_soa writes identities there).
+struct alignas(16) SoaTransform {
+  float qx[4], qy[4], qz[4], qw[4];  // rotation
+  float px[4], py[4], pz[4];         // position
+};
+
+/// Blocks that hold `joint_count` joints: ceil(joint_count / 4).
+constexpr std::size_t soa_block_count(std::size_t joint_count) { return (joint_count + 3) / 4; }
+
+/// pose -> blocks (out.size() == soa_block_count(pose.size())), padding lanes the identity;
+/// from_soa: blocks -> the first out.size() joints (blocks.size() == soa_block_count(out.size())).
+/// Exact moves, no arithmetic. Return false and write nothing when the sizes disagree.
+bool to_soa(std::span<const Transform> pose, std::span<SoaTransform> out);
+bool from_soa(std::span<const SoaTransform> blocks, std::span<Transform> out);
+
+struct SoaBlendLayer {
+  std::span<const SoaTransform> pose;    // soa_block_count(joint_count) blocks
+  float weight = 1.0f;                   // as BlendLayer::weight
+  std::span<const float> joint_weights;  // empty or joint_count (not padded)
+};
+struct SoaAdditiveLayer {
+  std::span<const SoaTransform> delta;  // soa_block_count(joint_count) blocks
+  float weight = 1.0f;
+  std::span<const float> joint_weights;  // empty or joint_count
+};
+
+/// BlendingJob with its poses four joints wide (rule BL5): every field means what it means
+/// there; pose spans hold soa_block_count(joint_count) blocks, per-joint spans joint_count
+/// floats. The output's padding lanes are left unspecified.
+struct SoaBlendingJob {
+  std::size_t joint_count = 0;
+  std::span<const SoaBlendLayer> layers;
+  std::span<const SoaAdditiveLayer> additive;
+  std::span<const SoaTransform> rest_pose;  // optional (empty or the blocks)
+  std::span<const float> rest_weights;      // optional (empty or joint_count)
+  BlendNormalize normalize = BlendNormalize::kFast;
+  std::span<SoaTransform> output;  // the blocks
+  std::span<float> coverage;       // optional (empty or joint_count)
+};
+
+/// The formula of blend_poses(const BlendingJob&), lane for lane: the same bits for the same
+/// joints whichever layout they come in (rule BL5). Returns false and writes nothing when a
+/// span has the wrong size (rule RG4).
+bool blend_poses(const SoaBlendingJob& job);
 
 }  // namespace asterune
