@@ -25,6 +25,7 @@
 #include "asterune/graph/graph.hpp"
 #include "asterune/rig/builtin.hpp"
 #include "asterune/rig/rig.hpp"
+#include "support/graph_track_fixture.hpp"
 #include "support/swing_clip.hpp"
 
 namespace asterune::test {
@@ -91,28 +92,12 @@ class LocomotionGraph {
   int node_count() const { return static_cast<int>(desc_.nodes.size()); }
 
   /// A new instance of the graph; a build failure is a bug of this fixture, so it aborts.
-  std::unique_ptr<GraphInstance> instance() const {
-    Result<GraphInstance> g = build_graph(desc_, rig_);
-    if (!g) die("build_graph", g.message());
-    return std::make_unique<GraphInstance>(std::move(g).value());
-  }
+  std::unique_ptr<GraphInstance> instance() const { return fixture_graph_instance("locomotion graph", desc_, rig_); }
   /// An animator playing `graph` as its one track at Movement, weight 1 (rule GR15).
-  Animator animator(GraphInstance& graph) const {
-    TrackDesc t;
-    t.name = "Locomotion";
-    t.source = &graph;
-    t.priority = TrackPriority::kMovement;
-    const std::vector<TrackDesc> tracks = {t};
-    Result<Animator> a = Animator::build(rig_, tracks);
-    if (!a) die("Animator::build", a.message());
-    return std::move(a).value();
-  }
+  Animator animator(GraphInstance& graph) const { return fixture_graph_animator("locomotion graph", rig_, graph, false); }
 
  private:
-  [[noreturn]] static void die(const char* what, const std::string& message) {
-    std::fprintf(stderr, "locomotion graph: %s: %s\n", what, message.c_str());
-    std::abort();
-  }
+  [[noreturn]] static void die(const char* what, const std::string& message) { fixture_failed("locomotion graph", what, message); }
   static GraphNodeDesc node(const std::string& id, GraphNodeType type) {
     GraphNodeDesc n;
     n.id = id;

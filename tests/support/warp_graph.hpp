@@ -17,6 +17,7 @@
 #include "asterune/graph/graph.hpp"
 #include "asterune/rig/builtin.hpp"
 #include "asterune/rig/rig.hpp"
+#include "support/graph_track_fixture.hpp"
 #include "support/synthetic_walker.hpp"
 
 namespace asterune::test {
@@ -57,30 +58,13 @@ class WarpGraph {
   const Rig& rig() const { return rig_; }
   int node_count() const { return static_cast<int>(desc_.nodes.size()); }
 
-  /// A new instance; a build failure is a bug of this fixture, so it aborts.
-  std::unique_ptr<GraphInstance> instance() const {
-    Result<GraphInstance> g = build_graph(desc_, rig_);
-    if (!g) die("build_graph", g.message());
-    return std::make_unique<GraphInstance>(std::move(g).value());
-  }
+  /// A new instance of the graph; a build failure is a bug of this fixture, so it aborts.
+  std::unique_ptr<GraphInstance> instance() const { return fixture_graph_instance("warp graph", desc_, rig_); }
   /// An animator playing `graph` as its one track at Movement, weight 1, with root motion.
-  Animator animator(GraphInstance& graph) const {
-    TrackDesc t;
-    t.name = "Locomotion";
-    t.source = &graph;
-    t.priority = TrackPriority::kMovement;
-    t.root_motion = true;
-    const std::vector<TrackDesc> tracks = {t};
-    Result<Animator> a = Animator::build(rig_, tracks);
-    if (!a) die("Animator::build", a.message());
-    return std::move(a).value();
-  }
+  Animator animator(GraphInstance& graph) const { return fixture_graph_animator("warp graph", rig_, graph, true); }
 
  private:
-  [[noreturn]] static void die(const char* what, const std::string& message) {
-    std::fprintf(stderr, "warp graph: %s: %s\n", what, message.c_str());
-    std::abort();
-  }
+  [[noreturn]] static void die(const char* what, const std::string& message) { fixture_failed("warp graph", what, message); }
   Rig rig_ = build_rig(*builtin_rig_desc("r15")).value();
   Clip clip_ = synthetic_walker();
   AnimationBinding binding_;
